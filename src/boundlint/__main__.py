@@ -1,0 +1,6 @@
+"""Allow ``python -m boundlint``."""
+import sys
+
+from boundlint.cli import main
+
+sys.exit(main())

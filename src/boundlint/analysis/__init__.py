@@ -1,0 +1,1 @@
+"""Shared judgement used by every rule family: names, limits, the traversal context."""

@@ -1,0 +1,329 @@
+"""The state of the one traversal: scopes, loops, ``with`` blocks, ``except`` handlers.
+
+The walker (``boundlint.analysis.walk``) keeps a ``Context`` up to date while
+it visits each node once in source order; rules read it in their hooks.  A
+``Scope`` is a module, class, function or lambda; loops, ``with`` items and
+``except`` handlers are tracked per function so a nested function starts
+afresh (a loop in the caller does not make the callee's body a loop).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Union
+
+import libcst as cst
+
+from boundlint.analysis.names import ImportTable, dotted
+
+if TYPE_CHECKING:
+    from boundlint.config import Settings
+
+FunctionNode = Union[cst.FunctionDef, cst.Lambda]
+
+
+@dataclass(eq=False)
+class Loop:
+    """A ``for`` / ``async for`` / ``while`` statement or one ``for`` clause of a comprehension.
+
+    ``iter`` is the iterated expression (None for ``while``), ``test`` the
+    ``while`` condition, ``node`` the statement or ``CompFor``; ``owner`` is the
+    comprehension node for a comprehension clause.
+    """
+
+    kind: str  # "for" | "while" | "comp"
+    node: cst.CSTNode
+    iter: cst.BaseExpression | None = None
+    target: cst.BaseExpression | None = None
+    test: cst.BaseExpression | None = None
+    owner: cst.CSTNode | None = None
+
+
+@dataclass(eq=False)
+class Guard:
+    """A length check that rejects oversized input: ``if len(key) > limit: raise``."""
+
+    key: str
+    limit: cst.BaseExpression
+    node: cst.CSTNode
+
+
+@dataclass(eq=False)
+class Scope:
+    """A module, class, function or lambda body, with what it binds so far.
+
+    ``bindings`` maps a name to the values assigned to it in order;
+    ``appends`` maps a name to the values passed to ``name.append/add/extend``
+    with the innermost loop active at the time; ``loop_targets`` maps a
+    name to the loop that binds it; ``with_targets`` maps ``as`` names to
+    the context expression.
+    """
+
+    kind: str  # "module" | "class" | "function" | "lambda"
+    node: cst.CSTNode
+    parent: Scope | None
+    bindings: dict[str, list[cst.BaseExpression | None]] = field(default_factory=dict)
+    appends: dict[str, list[tuple[cst.BaseExpression, Loop | None]]] = field(default_factory=dict)
+    loop_targets: dict[str, Loop] = field(default_factory=dict)
+    with_targets: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    params: dict[str, cst.Param] = field(default_factory=dict)
+    defs: dict[str, cst.CSTNode] = field(default_factory=dict)
+    guards: list[Guard] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        node = self.node
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            return node.name.value
+        return "<lambda>" if isinstance(node, cst.Lambda) else "<module>"
+
+    def function(self) -> Scope | None:
+        """Innermost enclosing function or lambda scope (self included)."""
+        scope: Scope | None = self
+        while scope is not None and scope.kind not in ("function", "lambda"):
+            scope = scope.parent
+        return scope
+
+    def enclosing_class(self) -> Scope | None:
+        """The class scope a method's body belongs to (skips nested functions' own scope only once)."""
+        scope = self.parent
+        while scope is not None and scope.kind in ("function", "lambda"):
+            scope = scope.parent
+        return scope if scope is not None and scope.kind == "class" else None
+
+
+@dataclass(eq=False)
+class FunctionFrame:
+    """Per-function traversal state; a fresh frame starts at each def or lambda."""
+
+    scope: Scope
+    loops: list[Loop] = field(default_factory=list)
+    withs: list[cst.WithItem] = field(default_factory=list)
+    handlers: list[cst.ExceptHandler] = field(default_factory=list)
+
+
+class ModuleIndex:
+    """What a module defines, found before the traversal so later definitions resolve.
+
+    ``functions``: module-level function name -> FunctionDef.
+    ``classes``: class name -> ClassDef (top-level and nested in classes).
+    ``methods``: class name -> {method name -> FunctionDef}.
+    ``class_attrs``: class name -> {attribute -> values of ``self.attr = value``}.
+    ``constants``: module-level name -> assigned values.
+    """
+
+    def __init__(self, module: cst.Module) -> None:
+        self.functions: dict[str, cst.FunctionDef] = {}
+        self.classes: dict[str, cst.ClassDef] = {}
+        self.methods: dict[str, dict[str, cst.FunctionDef]] = {}
+        self.class_attrs: dict[str, dict[str, list[cst.BaseExpression]]] = {}
+        self.constants: dict[str, list[cst.BaseExpression | None]] = {}
+        for stmt in _flat_statements(module.body):
+            if isinstance(stmt, cst.FunctionDef):
+                self.functions[stmt.name.value] = stmt
+            elif isinstance(stmt, cst.ClassDef):
+                self._add_class(stmt)
+            else:
+                for name, value in assigned_names(stmt):
+                    self.constants.setdefault(name, []).append(value)
+
+    def _add_class(self, node: cst.ClassDef) -> None:
+        name = node.name.value
+        self.classes[name] = node
+        methods = self.methods.setdefault(name, {})
+        attrs = self.class_attrs.setdefault(name, {})
+        for stmt in _flat_statements(node.body.body):
+            if isinstance(stmt, cst.FunctionDef):
+                methods[stmt.name.value] = stmt
+                for inner in _flat_statements(stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ()):
+                    for target, value in _self_assignments(inner):
+                        attrs.setdefault(target, []).append(value)
+            elif isinstance(stmt, cst.ClassDef):
+                self._add_class(stmt)
+            else:
+                for attr, value in assigned_names(stmt):
+                    if value is not None:
+                        attrs.setdefault(attr, []).append(value)
+
+
+def _flat_statements(body) -> list[cst.CSTNode]:
+    """Statements of a block, looking through if/try/with blocks (not into functions)."""
+    out: list[cst.CSTNode] = []
+    stack = list(reversed(list(body)))
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, cst.SimpleStatementLine):
+            out.extend(stmt.body)
+        elif isinstance(stmt, (cst.If, cst.Try, cst.With, cst.For, cst.While)) or type(stmt).__name__ == "TryStar":
+            out.append(stmt)
+            blocks = [stmt.body]
+            orelse = getattr(stmt, "orelse", None)
+            while orelse is not None:
+                blocks.append(orelse.body)
+                orelse = getattr(orelse, "orelse", None) if isinstance(orelse, cst.If) else None
+            for handler in getattr(stmt, "handlers", ()):
+                blocks.append(handler.body)
+            final = getattr(stmt, "finalbody", None)
+            if final is not None:
+                blocks.append(final.body)
+            for block in reversed(blocks):
+                if isinstance(block, cst.IndentedBlock):
+                    stack.extend(reversed(block.body))
+                elif isinstance(block, cst.SimpleStatementSuite):
+                    stack.extend(reversed(block.body))
+        else:
+            out.append(stmt)
+    return out
+
+
+def assigned_names(stmt: cst.CSTNode) -> list[tuple[str, cst.BaseExpression | None]]:
+    """``(name, value)`` for each plain name a small statement binds; value None when unpacked."""
+    if isinstance(stmt, cst.Assign):
+        out = []
+        for target in stmt.targets:
+            t = target.target
+            if isinstance(t, cst.Name):
+                out.append((t.value, stmt.value))
+            elif isinstance(t, (cst.Tuple, cst.List)):
+                out.extend((e.value.value, None) for e in t.elements if isinstance(e.value, cst.Name))
+        return out
+    if isinstance(stmt, cst.AnnAssign) and isinstance(stmt.target, cst.Name):
+        return [(stmt.target.value, stmt.value)]
+    return []
+
+
+def _self_assignments(stmt: cst.CSTNode) -> list[tuple[str, cst.BaseExpression]]:
+    if isinstance(stmt, cst.Assign):
+        targets = [t.target for t in stmt.targets]
+        value = stmt.value
+    elif isinstance(stmt, cst.AnnAssign) and stmt.value is not None:
+        targets, value = [stmt.target], stmt.value
+    else:
+        return []
+    out = []
+    for t in targets:
+        if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value in ("self", "cls"):
+            out.append((t.attr.value, value))
+    return out
+
+
+class Context:
+    """Everything a rule hook may ask about the node being visited.
+
+    Attributes: ``path`` (as given), ``module``, ``names`` (ImportTable),
+    ``index`` (ModuleIndex), ``settings`` (the effective Settings),
+    ``scope`` (innermost Scope), ``frame`` (per-function loops, ``with``
+    items, ``except`` handlers), ``ancestors`` (nodes from the module down
+    to the parent of the node being visited).
+    """
+
+    def __init__(self, path: str, module: cst.Module, settings: Settings) -> None:
+        self.path = path
+        self.module = module
+        self.settings = settings
+        self.names = ImportTable()
+        self.index = ModuleIndex(module)
+        self.scope = Scope("module", module, None)
+        self.scope.bindings = self.index.constants
+        self.frame = FunctionFrame(self.scope)
+        self.ancestors: list[cst.CSTNode] = []
+
+    # -- questions rules ask -------------------------------------------------
+    def qualname(self, node: cst.BaseExpression) -> str | None:
+        """Canonical qualified name of an imported Name/Attribute chain, else None."""
+        return self.names.resolve(node)
+
+    def parent(self, depth: int = 1) -> cst.CSTNode | None:
+        """The node *depth* levels above the one being visited."""
+        return self.ancestors[-depth] if len(self.ancestors) >= depth else None
+
+    def lookup(self, name: str) -> tuple[Scope, list[cst.BaseExpression | None]] | None:
+        """The innermost scope binding *name* by assignment and its values, else None."""
+        scope: Scope | None = self.scope
+        while scope is not None:
+            if scope.kind != "class" or scope is self.scope:
+                values = scope.bindings.get(name)
+                if values:
+                    return scope, values
+            scope = scope.parent
+        return None
+
+    def lookup_param(self, name: str) -> cst.Param | None:
+        """The parameter *name* of an enclosing function, if that is what binds it."""
+        scope: Scope | None = self.scope
+        while scope is not None:
+            if name in scope.bindings and scope.kind != "module":
+                return None
+            if name in scope.params:
+                return scope.params[name]
+            scope = scope.parent
+        return None
+
+    def lookup_def(self, name: str) -> cst.CSTNode | None:
+        """A function or class named *name*: nested defs first, then module level."""
+        scope: Scope | None = self.scope
+        while scope is not None:
+            if name in scope.defs:
+                return scope.defs[name]
+            scope = scope.parent
+        return self.index.functions.get(name) or self.index.classes.get(name)
+
+    def current_class(self) -> str | None:
+        """Name of the class whose method body is being visited."""
+        scope = self.scope.function()
+        while scope is not None:
+            cls = scope.enclosing_class()
+            if cls is not None:
+                return cls.name
+            scope = scope.parent.function() if scope.parent is not None else None
+        return None
+
+    def method(self, name: str) -> cst.FunctionDef | None:
+        """Method *name* of the enclosing class, if any."""
+        cls = self.current_class()
+        if cls is None:
+            return None
+        return self.index.methods.get(cls, {}).get(name)
+
+    def attr_values(self, attr: str) -> list[cst.BaseExpression]:
+        """Values assigned to ``self.<attr>`` anywhere in the enclosing class."""
+        cls = self.current_class()
+        if cls is None:
+            return []
+        return self.index.class_attrs.get(cls, {}).get(attr, [])
+
+    def resolve_callable(self, func: cst.BaseExpression) -> cst.CSTNode | None:
+        """The same-module def (or lambda) that *func* names, or None.
+
+        Handles a bare name (nested def, module function), ``self.m`` /
+        ``cls.m`` (a method of the enclosing class), a lambda, and
+        ``functools.partial(f, ...)``.
+        """
+        if isinstance(func, cst.Lambda):
+            return func
+        if isinstance(func, cst.Name):
+            found = self.lookup_def(func.value)
+            if found is None:
+                bound = self.lookup(func.value)
+                if bound is not None and bound[1] and bound[1][-1] is not None:
+                    value = bound[1][-1]
+                    if isinstance(value, (cst.Lambda, cst.Call)):
+                        return self.resolve_callable(value)
+            return found
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
+            return self.method(func.attr.value)
+        if isinstance(func, cst.Call) and func.args:
+            q = self.qualname(func.func)
+            if q == "functools.partial" or dotted(func.func) == "partial":
+                return self.resolve_callable(func.args[0].value)
+        return None
+
+    def loop_with_target(self, name: str) -> Loop | None:
+        """The active or finished loop of this function whose target binds *name*."""
+        scope: Scope | None = self.scope
+        while scope is not None:
+            if name in scope.loop_targets:
+                return scope.loop_targets[name]
+            if name in scope.bindings and scope.kind != "module":
+                return None
+            scope = scope.parent
+        return None

@@ -1,0 +1,402 @@
+"""What counts as a limit: the one place every rule family asks.
+
+Each question returns a short description of the limit it found (used in
+audit reports and tests), or None when nothing bounds the quantity:
+
+- ``constant(expr)``: is a number fixed in the code (literals, UPPER_CASE
+  names, ``min(x, N)``)?
+- ``source_limit(expr)``: is an iterable of bounded size (a literal,
+  ``range(N)``, ``xs[:N]``, ``islice(xs, N)``, a fixed-size batch, a name
+  checked by a dominating ``len`` guard)?
+- ``loop_limit(loop)``: does a loop run a bounded number of times?
+- ``callee_limit(def)``: does a spawned function acquire a semaphore or
+  capacity limiter before its work?
+- ``loop_backpressure(loop, site)``: does the loop wait for capacity
+  before spawning (``await sem.acquire()``, ``if len(pending) >= N: await
+  wait(...)``, a limiter ``with`` around the spawn)?
+- ``size_from_input(expr)``: is a pool or semaphore size computed from
+  the input's length?
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+import libcst as cst
+
+from boundlint.analysis.context import Context, Loop
+from boundlint.analysis.names import dotted
+from boundlint.analysis.walk import children, len_argument_key, length_guard
+
+LIMITER_TYPES = frozenset({
+    "asyncio.Semaphore", "asyncio.BoundedSemaphore", "threading.Semaphore", "threading.BoundedSemaphore",
+    "multiprocessing.Semaphore", "multiprocessing.BoundedSemaphore", "anyio.Semaphore",
+    "anyio.CapacityLimiter", "trio.Semaphore", "trio.CapacityLimiter", "aiolimiter.AsyncLimiter",
+    "asyncio_throttle.Throttler", "limits.aio.strategies.MovingWindowRateLimiter",
+})
+LIMITER_CLASS_NAMES = frozenset({"Semaphore", "BoundedSemaphore", "CapacityLimiter", "AsyncLimiter", "Throttler"})
+_LIMITER_WORDS = re.compile(r"semaphore|limiter|throttl|(?:^|_)sem(?:$|_)|concurrency_limit|capacity", re.I)
+# Names a configured worker count goes by; range(self.concurrency) starts a fixed pool of workers.
+_WORKER_WORDS = re.compile(r"worker|concurren|parallel|pool_size|num_threads|n_jobs|cpu_count|max_|_max\b|limit", re.I)
+_BATCHERS = frozenset({"batched", "chunked", "chunks", "chunk", "batches", "batch", "grouper", "sliced", "chunkify", "partition_all", "iter_batches", "iter_chunks"})
+_PASS_THROUGH = frozenset({"enumerate", "sorted", "reversed", "list", "tuple", "set", "frozenset", "iter", "filter", "dict"})
+_VIEW_METHODS = frozenset({"items", "keys", "values", "copy"})
+_MAX_DEPTH = 4
+
+
+def _is_upper(name: str) -> bool:
+    stripped = name.strip("_")
+    return bool(stripped) and stripped.upper() == stripped and any(c.isalpha() for c in stripped)
+
+
+def constant(expr: cst.BaseExpression | None, ctx: Context, depth: int = 0) -> bool:
+    """True when *expr* is a number fixed by the code, not by the input.
+
+    Counts: int/float literals, arithmetic on constants, UPPER_CASE names and
+    attributes (``MAX = 50``, ``settings.BATCH_SIZE``), names bound only to
+    constants, ``min(..., N)`` with a constant, a parameter with a constant
+    default (a configured batch size).
+    """
+    if expr is None or depth > _MAX_DEPTH:
+        return False
+    if isinstance(expr, (cst.Integer, cst.Float)):
+        return True
+    if isinstance(expr, cst.UnaryOperation):
+        return constant(expr.expression, ctx, depth + 1)
+    if isinstance(expr, cst.BinaryOperation):
+        return constant(expr.left, ctx, depth + 1) and constant(expr.right, ctx, depth + 1)
+    if isinstance(expr, cst.Call):
+        name = dotted(expr.func)
+        if name == "min":
+            return any(constant(a.value, ctx, depth + 1) for a in expr.args if a.star == "")
+        if name == "int" and len(expr.args) == 1:
+            return constant(expr.args[0].value, ctx, depth + 1)
+        return False
+    if isinstance(expr, cst.Attribute):
+        return _is_upper(expr.attr.value)
+    if isinstance(expr, cst.Name):
+        if _is_upper(expr.value):
+            return True
+        bound = ctx.lookup(expr.value)
+        if bound is not None:
+            values = bound[1]
+            return all(v is not None and constant(v, ctx, depth + 1) for v in values)
+        param = ctx.lookup_param(expr.value)
+        if param is not None and param.default is not None:
+            return constant(param.default, ctx, depth + 1)
+    return False
+
+
+def _configured_count(expr: cst.BaseExpression, ctx: Context) -> bool:
+    """A worker or concurrency setting: ``self.concurrency``, ``num_workers``, ``os.cpu_count()``."""
+    if constant(expr, ctx):
+        return True
+    if isinstance(expr, cst.Call):
+        name = dotted(expr.func) or ""
+        return name.endswith("cpu_count")
+    name = dotted(expr)
+    if name is None:
+        return False
+    if isinstance(expr, cst.Name):
+        bound = ctx.lookup(expr.value)
+        if bound is not None and any(v is not None and size_from_input(v, ctx) for v in bound[1]):
+            return False
+    return bool(_WORKER_WORDS.search(name.rsplit(".", 1)[-1]))
+
+
+def size_from_input(expr: cst.BaseExpression | None, ctx: Context, depth: int = 0) -> bool:
+    """True when *expr* is computed from a collection's length (``len(items)``, a name bound to it).
+
+    ``min(len(items), N)`` is bounded by N and so is not from input.
+    """
+    if expr is None or depth > _MAX_DEPTH:
+        return False
+    if isinstance(expr, cst.Call):
+        name = dotted(expr.func)
+        if name == "len":
+            return True
+        if name == "min" and any(constant(a.value, ctx) for a in expr.args):
+            return False
+        return any(size_from_input(a.value, ctx, depth + 1) for a in expr.args)
+    if isinstance(expr, cst.BinaryOperation):
+        return size_from_input(expr.left, ctx, depth + 1) or size_from_input(expr.right, ctx, depth + 1)
+    if isinstance(expr, cst.BooleanOperation):
+        return size_from_input(expr.left, ctx, depth + 1) or size_from_input(expr.right, ctx, depth + 1)
+    if isinstance(expr, cst.Name):
+        bound = ctx.lookup(expr.value)
+        if bound is not None and bound[0].kind != "module":
+            return any(size_from_input(v, ctx, depth + 1) for v in bound[1] if v is not None)
+    return False
+
+
+def guarded(expr: cst.BaseExpression, ctx: Context) -> str | None:
+    """``"len(x) checked"`` when a rejecting length guard on *expr* ran earlier in this function."""
+    key = dotted(expr)
+    if key is None:
+        return None
+    scope = ctx.scope
+    while scope is not None and scope.kind != "module":
+        for guard in scope.guards:
+            if guard.key == key:
+                return f"len({key}) checked"
+        if scope.kind == "function":
+            break
+        scope = scope.parent
+    return None
+
+
+def source_limit(expr: cst.BaseExpression | None, ctx: Context, depth: int = 0) -> str | None:
+    """Why iterating *expr* yields a bounded number of items, or None when it may not."""
+    if expr is None or depth > _MAX_DEPTH:
+        return None
+    if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
+        for el in expr.elements:
+            if isinstance(el, (cst.StarredElement, cst.StarredDictElement)):
+                if source_limit(el.value, ctx, depth + 1) is None:
+                    return None
+        return "a literal"
+    if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        return "a literal"
+    if isinstance(expr, cst.Call):
+        return _call_limit(expr, ctx, depth)
+    if isinstance(expr, cst.Subscript):
+        return _slice_limit(expr, ctx)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        left = source_limit(expr.left, ctx, depth + 1)
+        return left if left and source_limit(expr.right, ctx, depth + 1) else None
+    if isinstance(expr, (cst.Name, cst.Attribute)):
+        found = guarded(expr, ctx)
+        if found:
+            return found
+    if isinstance(expr, cst.Name):
+        return _name_limit(expr, ctx, depth)
+    if isinstance(expr, cst.Attribute):
+        if _is_upper(expr.attr.value):
+            return "a constant"
+        if isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls"):
+            values = ctx.attr_values(expr.attr.value)
+            if values and all(source_limit(v, ctx, depth + 1) == "a literal" for v in values):
+                return "a literal"
+    return None
+
+
+def _name_limit(expr: cst.Name, ctx: Context, depth: int) -> str | None:
+    loop = ctx.loop_with_target(expr.value)
+    if loop is not None and loop.iter is not None:
+        batch = batch_limit(loop.iter, ctx)
+        if batch:
+            return batch
+        return source_limit(loop.iter, ctx, depth + 1) if loop.kind == "comp" else None
+    bound = ctx.lookup(expr.value)
+    if bound is not None:
+        scope, values = bound
+        latest = values[-1]
+        if scope.kind == "module":
+            if _is_upper(expr.value) or len(values) == 1:
+                return source_limit(latest, ctx, depth + 1) if latest is not None else None
+            return None
+        return source_limit(latest, ctx, depth + 1) if latest is not None else None
+    cls = ctx.index.classes.get(expr.value)
+    if cls is not None and any(dotted(b.value) in ("Enum", "enum.Enum", "IntEnum", "StrEnum", "enum.IntEnum") for b in cls.bases):
+        return "enum members"
+    if _is_upper(expr.value) and ctx.lookup_param(expr.value) is None:
+        return "a constant"
+    return None
+
+
+def batch_limit(expr: cst.BaseExpression, ctx: Context) -> str | None:
+    """``"batches of N"`` when *expr* iterates fixed-size batches (``batched(xs, N)``, ``range(0, n, N)``)."""
+    if not isinstance(expr, cst.Call):
+        return None
+    name = (dotted(expr.func) or "").rsplit(".", 1)[-1]
+    args = [a for a in expr.args if a.star == ""]
+    if name in _BATCHERS and len(args) >= 2 and constant(args[1].value, ctx):
+        return "fixed-size batches"
+    if name in _BATCHERS:
+        for a in args:
+            if a.keyword is not None and a.keyword.value in ("n", "size", "batch_size", "chunk_size") and constant(a.value, ctx):
+                return "fixed-size batches"
+    if name == "range" and len(args) == 3 and constant(args[2].value, ctx):
+        return "fixed-size batches"
+    return None
+
+
+def _call_limit(expr: cst.Call, ctx: Context, depth: int) -> str | None:
+    name = dotted(expr.func) or ""
+    short = name.rsplit(".", 1)[-1]
+    args = [a for a in expr.args if a.star == ""]
+    if short == "range" and name in ("range", "builtins.range"):
+        if len(args) == 1 and _configured_count(args[0].value, ctx):
+            return "range of a constant" if constant(args[0].value, ctx) else "a configured worker count"
+        if len(args) >= 2 and constant(args[1].value, ctx):
+            return "range of a constant"
+        if len(args) >= 2 and isinstance(args[1].value, cst.BinaryOperation) and constant(args[1].value.right, ctx):
+            # range(i, i + N)
+            return "range of a constant"
+        return batch_limit(expr, ctx)
+    if short == "islice" and len(args) >= 2 and constant(args[-1].value if len(args) == 2 else args[2].value, ctx):
+        return "islice of a constant"
+    if short in _BATCHERS:
+        return None  # the number of batches still grows with the input
+    if short in ("zip",):
+        for a in args:
+            found = source_limit(a.value, ctx, depth + 1)
+            if found:
+                return found
+        return None
+    if short in _PASS_THROUGH and name == short and args:
+        return source_limit(args[0].value, ctx, depth + 1)
+    if short in _VIEW_METHODS and isinstance(expr.func, cst.Attribute) and not args:
+        return source_limit(expr.func.value, ctx, depth + 1)
+    if short == "as_completed" and args:
+        return source_limit(args[0].value, ctx, depth + 1)
+    return None
+
+
+def _slice_limit(expr: cst.Subscript, ctx: Context) -> str | None:
+    if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Slice):
+        return None
+    sl = expr.slice[0].slice
+    lower, upper = sl.lower, sl.upper
+    if upper is not None and (lower is None or constant(lower, ctx)) and constant(upper, ctx):
+        return "a constant-bound slice"
+    if upper is None and lower is not None and isinstance(lower, cst.UnaryOperation) and constant(lower, ctx):
+        return "a constant-bound slice"  # xs[-N:]
+    if upper is not None and lower is not None and isinstance(upper, cst.BinaryOperation) and isinstance(upper.operator, cst.Add):
+        parts = (upper.left, upper.right)
+        lower_key = dotted(lower)
+        if lower_key is not None and any(dotted(p) == lower_key for p in parts) and any(constant(p, ctx) for p in parts):
+            return "fixed-size batches"
+    return None
+
+
+def loop_limit(loop: Loop, ctx: Context) -> str | None:
+    """Why *loop* runs a bounded number of times (or per fixed-size batch), or None."""
+    if loop.kind in ("for", "comp"):
+        return source_limit(loop.iter, ctx) or batch_limit(loop.iter, ctx)
+    test = loop.test
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        comp = test.comparisons[0]
+        if isinstance(comp.operator, (cst.LessThan, cst.LessThanEqual)) and constant(comp.comparator, ctx):
+            return "a bounded counter"
+        if isinstance(comp.operator, (cst.GreaterThan, cst.GreaterThanEqual)) and constant(test.left, ctx):
+            return "a bounded counter"
+    return None
+
+
+def iter_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """Every node under *node*, not entering nested function or class bodies."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if current is not node and isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        stack.extend(reversed(list(children(current))))
+
+
+def is_limiter(expr: cst.BaseExpression, ctx: Context, params: dict[str, cst.Param] | None = None, depth: int = 0) -> bool:
+    """True when *expr* is a semaphore or capacity limiter whose size is not from the input.
+
+    Recognised by construction (``asyncio.Semaphore(N)``, ``anyio.CapacityLimiter``,
+    ``aiolimiter.AsyncLimiter``...), by a parameter annotated with such a
+    type, or by a name that says so (``sem``, ``self._limiter``).
+    """
+    if depth > _MAX_DEPTH:
+        return False
+    if isinstance(expr, cst.Call):
+        q = ctx.qualname(expr.func) or dotted(expr.func) or ""
+        short = q.rsplit(".", 1)[-1]
+        if q in LIMITER_TYPES or short in LIMITER_CLASS_NAMES:
+            size = expr.args[0].value if expr.args else None
+            return not size_from_input(size, ctx)
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("acquire", "limit", "throttle"):
+            return is_limiter(expr.func.value, ctx, params, depth + 1)
+        return False
+    if isinstance(expr, cst.Name):
+        name = expr.value
+        if params is not None and name in params:
+            return _limiter_param(params[name])
+        bound = ctx.lookup(name)
+        if bound is not None and any(v is not None and isinstance(v, cst.Call) for v in bound[1]):
+            return any(v is not None and is_limiter(v, ctx, params, depth + 1) for v in bound[1])
+        param = ctx.lookup_param(name)
+        if param is not None:
+            return _limiter_param(param)
+        return bool(_LIMITER_WORDS.search(name))
+    if isinstance(expr, cst.Attribute):
+        if isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls"):
+            values = ctx.attr_values(expr.attr.value)
+            if any(isinstance(v, cst.Call) for v in values):
+                return any(is_limiter(v, ctx, params, depth + 1) for v in values)
+        return bool(_LIMITER_WORDS.search(expr.attr.value))
+    return False
+
+
+def _limiter_param(param: cst.Param) -> bool:
+    if param.annotation is not None:
+        text = dotted(param.annotation.annotation) or ""
+        if text.rsplit(".", 1)[-1] in LIMITER_CLASS_NAMES:
+            return True
+    return bool(_LIMITER_WORDS.search(param.name.value))
+
+
+def callee_limit(func: cst.BaseExpression, ctx: Context, depth: int = 0) -> str | None:
+    """``"semaphore in f"`` when the spawned callable acquires a limiter before its work.
+
+    *func* is the callable expression as spawned (``self._fetch``, a nested
+    def's name, a lambda, ``functools.partial(f, ...)``).
+    """
+    if depth > 2:
+        return None
+    target = ctx.resolve_callable(func)
+    if target is None:
+        return None
+    if isinstance(target, cst.Lambda):
+        body = target.body
+        if isinstance(body, cst.Await):
+            body = body.expression
+        if isinstance(body, cst.Call):
+            return callee_limit(body.func, ctx, depth + 1)
+        return None
+    if not isinstance(target, cst.FunctionDef):
+        return None
+    params = {p.name.value: p for p in (*target.params.params, *target.params.kwonly_params, *target.params.posonly_params)}
+    for node in iter_nodes(target.body):
+        if isinstance(node, cst.WithItem) and is_limiter(node.item, ctx, params):
+            return f"a limiter in `{target.name.value}`"
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "acquire":
+            if is_limiter(node.func.value, ctx, params):
+                return f"a limiter in `{target.name.value}`"
+    return None
+
+
+def loop_backpressure(loop: Loop, site: cst.CSTNode, ctx: Context) -> str | None:
+    """Why the loop cannot run ahead of its workers, or None.
+
+    Counts ``await sem.acquire()`` in the loop body, a limiter ``with``
+    around the spawn inside the loop, and a length check on in-flight work
+    whose branch waits (``if len(pending) >= N: await asyncio.wait(...)``).
+    """
+    for item in ctx.frame.withs:
+        if is_limiter(item.item, ctx):
+            return "a limiter held by the spawning loop"
+    body = loop.node.body if loop.kind in ("for", "while") else None
+    if body is None:
+        return None
+    for node in iter_nodes(body):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "acquire":
+            if is_limiter(node.func.value, ctx):
+                return "a limiter acquired by the spawning loop"
+        if isinstance(node, (cst.If, cst.While)) and _len_compare(node.test):
+            if any(isinstance(n, cst.Await) or (isinstance(n, cst.Call) and (dotted(n.func) or "").endswith(("wait", "result", "join", "sleep"))) for n in iter_nodes(node.body)):
+                return "a length check that waits for in-flight work"
+    return None
+
+
+def _len_compare(test: cst.BaseExpression) -> bool:
+    if length_guard(test) is not None:
+        return True
+    if isinstance(test, cst.Comparison):
+        return len_argument_key(test.left) is not None or any(len_argument_key(c.comparator) is not None for c in test.comparisons)
+    return False

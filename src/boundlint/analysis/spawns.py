@@ -1,0 +1,204 @@
+"""Recognising the calls that start concurrent work (the fan-out sites).
+
+``spawn_of(call, ctx)`` says whether a call starts work concurrently and
+what runs per item: ``asyncio.gather`` / ``wait`` / ``as_completed`` over
+new coroutines, ``create_task`` / ``ensure_future`` / task-group and nursery
+``start_soon`` / ``start``, ``run_in_executor``, executor ``submit`` / ``map``,
+and ``Thread(...).start()``.  Receivers are recognised by how they were
+bound (``async with asyncio.TaskGroup() as tg``, ``anyio.create_task_group()``,
+``trio.open_nursery()``, an annotation, an executor constructor), with a
+few conventional names (``tg``, ``nursery``, ``loop``, ``executor``) as the
+fallback.  Shared by the fan-out rules, the worker-side rules of the other
+families and the audit.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import libcst as cst
+
+from boundlint.analysis.context import Context
+from boundlint.analysis.names import dotted
+
+TASK_GROUP_FACTORIES = frozenset({
+    "asyncio.TaskGroup", "anyio.create_task_group", "trio.open_nursery", "anyio.abc.TaskGroup",
+    "trio.Nursery", "asyncio_taskpool.TaskPool",
+})
+TASK_GROUP_TYPES = frozenset({"TaskGroup", "Nursery"})
+_TG_NAMES = re.compile(r"^_?(tg|task_group|taskgroup|nursery|_nursery|group)$|_tg$|nursery", re.I)
+LOOP_FACTORIES = frozenset({"asyncio.get_event_loop", "asyncio.get_running_loop", "asyncio.new_event_loop"})
+_LOOP_NAMES = frozenset({"loop", "_loop", "event_loop", "_event_loop", "ioloop"})
+EXECUTOR_TYPES = frozenset({
+    "concurrent.futures.ThreadPoolExecutor", "concurrent.futures.ProcessPoolExecutor",
+    "multiprocessing.Pool", "multiprocessing.ThreadPool", "multiprocessing.pool.Pool",
+    "loky.get_reusable_executor",
+})
+_EXECUTOR_NAMES = re.compile(r"executor|(^|_)pool$", re.I)
+THREAD_TYPES = frozenset({"threading.Thread", "multiprocessing.Process"})
+_POOL_METHODS = frozenset({"submit", "map", "imap", "imap_unordered", "starmap", "apply_async", "map_async", "starmap_async"})
+
+
+@dataclass(frozen=True)
+class Spawn:
+    """A call that starts concurrent work.
+
+    ``kind``: ``gather`` (awaits a set of awaitables), ``task`` (starts one
+    task per call), ``thread`` (starts one thread or process), ``pool``
+    (hands work to an executor or pool).  ``api`` names the call for
+    messages; ``target`` is the callable run per item (or None);
+    ``receiver`` the task group / executor expression, if any.
+    """
+
+    kind: str
+    api: str
+    call: cst.Call
+    target: cst.BaseExpression | None = None
+    receiver: cst.BaseExpression | None = None
+
+
+def _first_positional(call: cst.Call, index: int = 0) -> cst.BaseExpression | None:
+    positional = [a for a in call.args if a.keyword is None and a.star == ""]
+    return positional[index].value if len(positional) > index else None
+
+
+def _kwarg(call: cst.Call, name: str) -> cst.BaseExpression | None:
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == name:
+            return a.value
+    return None
+
+
+def _bound_values(expr: cst.BaseExpression, ctx: Context) -> list[cst.BaseExpression]:
+    """Values a Name or ``self.attr`` was bound to (assignment or ``with ... as``)."""
+    if isinstance(expr, cst.Name):
+        bound = ctx.lookup(expr.value)
+        return [v for v in bound[1] if v is not None] if bound else []
+    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls"):
+        return ctx.attr_values(expr.attr.value)
+    return []
+
+
+def _annotation_short(expr: cst.BaseExpression, ctx: Context) -> str:
+    if isinstance(expr, cst.Name):
+        param = ctx.lookup_param(expr.value)
+        if param is not None and param.annotation is not None:
+            return (dotted(param.annotation.annotation) or "").rsplit(".", 1)[-1]
+    return ""
+
+
+def _call_name(value: cst.BaseExpression, ctx: Context) -> str:
+    if isinstance(value, cst.Await):
+        value = value.expression
+    if not isinstance(value, cst.Call):
+        return ""
+    return ctx.qualname(value.func) or dotted(value.func) or ""
+
+
+def is_task_group(expr: cst.BaseExpression, ctx: Context) -> bool:
+    """True for an asyncio TaskGroup, anyio task group or trio nursery binding."""
+    values = _bound_values(expr, ctx)
+    for v in values:
+        name = _call_name(v, ctx)
+        if name in TASK_GROUP_FACTORIES or name.rsplit(".", 1)[-1] in ("TaskGroup", "create_task_group", "open_nursery"):
+            return True
+    if values:
+        return False
+    if _annotation_short(expr, ctx) in TASK_GROUP_TYPES:
+        return True
+    name = dotted(expr) or ""
+    return bool(_TG_NAMES.search(name.rsplit(".", 1)[-1]))
+
+
+def is_event_loop(expr: cst.BaseExpression, ctx: Context) -> bool:
+    """True for an asyncio event loop binding."""
+    values = _bound_values(expr, ctx)
+    for v in values:
+        name = _call_name(v, ctx)
+        if name in LOOP_FACTORIES or name.rsplit(".", 1)[-1] in ("get_event_loop", "get_running_loop", "new_event_loop"):
+            return True
+    if values:
+        return False
+    if _annotation_short(expr, ctx) in ("AbstractEventLoop", "BaseEventLoop"):
+        return True
+    name = dotted(expr) or ""
+    return name.rsplit(".", 1)[-1] in _LOOP_NAMES or name.endswith("get_event_loop()")
+
+
+def executor_constructor(expr: cst.BaseExpression, ctx: Context) -> cst.Call | None:
+    """The executor or pool constructor call *expr* was bound to, if known."""
+    for v in [expr, *_bound_values(expr, ctx)]:
+        if isinstance(v, cst.Call):
+            name = ctx.qualname(v.func) or dotted(v.func) or ""
+            short = name.rsplit(".", 1)[-1]
+            if name in EXECUTOR_TYPES or short in ("ThreadPoolExecutor", "ProcessPoolExecutor", "ThreadPool"):
+                return v
+            if short == "Pool" and (name.startswith("multiprocessing") or name == "Pool" and ctx.names.resolve_name("Pool")):
+                return v
+    return None
+
+
+def is_executor(expr: cst.BaseExpression, ctx: Context) -> bool:
+    """True for a concurrent.futures executor or multiprocessing pool binding."""
+    if executor_constructor(expr, ctx) is not None:
+        return True
+    if _bound_values(expr, ctx):
+        return False
+    if _annotation_short(expr, ctx).endswith(("Executor", "Pool")):
+        return True
+    name = dotted(expr) or ""
+    return bool(_EXECUTOR_NAMES.search(name.rsplit(".", 1)[-1]))
+
+
+def thread_constructor(expr: cst.BaseExpression, ctx: Context) -> cst.Call | None:
+    """The ``threading.Thread(...)`` / ``multiprocessing.Process(...)`` call behind *expr*."""
+    candidates = [expr, *_bound_values(expr, ctx)]
+    if isinstance(expr, cst.Name):
+        loop = ctx.loop_with_target(expr.value)
+        if loop is not None and loop.iter is not None:
+            for source in [loop.iter, *_bound_values(loop.iter, ctx)]:
+                if isinstance(source, (cst.ListComp, cst.GeneratorExp)):
+                    candidates.append(source.elt)
+    for v in candidates:
+        if isinstance(v, cst.Call):
+            name = ctx.qualname(v.func) or ""
+            if name in THREAD_TYPES:
+                return v
+    return None
+
+
+def spawn_of(call: cst.Call, ctx: Context) -> Spawn | None:
+    """The Spawn *call* performs, or None when it starts no concurrent work."""
+    func = call.func
+    q = ctx.qualname(func)
+    if q is not None:
+        if q in ("asyncio.gather", "asyncio.wait", "asyncio.as_completed"):
+            return Spawn("gather", q, call)
+        if q in ("asyncio.create_task", "asyncio.ensure_future"):
+            inner = _first_positional(call)
+            return Spawn("task", q, call, inner.func if isinstance(inner, cst.Call) else None)
+    if not isinstance(func, cst.Attribute):
+        return None
+    method, receiver = func.attr.value, func.value
+    if method == "create_task":
+        if is_task_group(receiver, ctx) or is_event_loop(receiver, ctx):
+            inner = _first_positional(call)
+            return Spawn("task", f"{short_receiver(receiver)}.create_task", call,
+                         inner.func if isinstance(inner, cst.Call) else None, receiver)
+        return None
+    if method == "start_soon" or (method == "start" and is_task_group(receiver, ctx)):
+        return Spawn("task", f"{short_receiver(receiver)}.{method}", call, _first_positional(call), receiver)
+    if method == "run_in_executor":
+        return Spawn("task", f"{short_receiver(receiver)}.run_in_executor", call, _first_positional(call, 1), receiver)
+    if method in _POOL_METHODS and is_executor(receiver, ctx):
+        return Spawn("pool", f"{short_receiver(receiver)}.{method}", call, _first_positional(call), receiver)
+    if method == "start" and not call.args:
+        ctor = thread_constructor(receiver, ctx)
+        if ctor is not None:
+            return Spawn("thread", (ctx.qualname(ctor.func) or "Thread") + "(...).start", call, _kwarg(ctor, "target"), receiver)
+    return None
+
+
+def short_receiver(expr: cst.BaseExpression) -> str:
+    """``tg`` / ``self._tg`` / ``loop`` as written, or ``<expr>`` when not a plain name."""
+    return dotted(expr) or "<expr>"

@@ -1,0 +1,1 @@
+"""Formatters: findings in, text out.  No analysis happens here."""

@@ -1,0 +1,113 @@
+"""Rule, Example and the registry.
+
+A rule is one class: its docstring is its doc page (sections *What it does*,
+*Why is this bad?*, *What counts as a limit*, *Example*, *Use instead*), its
+``invalid`` / ``valid`` examples are tested code, and its ``visit_<Node>`` /
+``leave_<Node>`` hooks run inside the engine's single traversal.
+"""
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+import libcst as cst
+
+if TYPE_CHECKING:
+    from boundlint.analysis.context import Context
+
+MARKER = re.compile(r"\s*#\s*(?:error|bounded|ok|clean)\b.*$")
+
+
+@dataclass(frozen=True)
+class Example:
+    """A code sample in a rule's docs; ``# error: CODE col N`` marks expected findings."""
+
+    name: str
+    code: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", textwrap.dedent(self.code).strip("\n") + "\n")
+
+    def clean(self) -> str:
+        """The code with its test markers stripped, as shown in docs."""
+        return "\n".join(MARKER.sub("", line) for line in self.code.splitlines()) + "\n"
+
+
+@dataclass(frozen=True)
+class Report:
+    """A hazard a rule found, before positions are computed."""
+
+    rule: "Rule"
+    node: cst.CSTNode
+    message: str
+
+
+REGISTRY: dict[str, type["Rule"]] = {}
+
+
+class Rule:
+    """Base class of every rule.
+
+    Subclasses set ``code`` (``BND`` + family digit + two digits), ``name``
+    (the hazard's slug), ``message`` (a ``str.format`` template naming the
+    construct), ``hint`` (the remedy) and ``invalid`` / ``valid`` examples.
+    Defining two rules with one code raises ``ValueError`` at import.
+    """
+
+    code: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    message: ClassVar[str] = ""
+    hint: ClassVar[str] = ""
+    invalid: ClassVar[tuple[Example, ...]] = ()
+    valid: ClassVar[tuple[Example, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if not cls.code:
+            return
+        if cls.code in REGISTRY:
+            raise ValueError(f"duplicate rule code {cls.code}: {REGISTRY[cls.code].__name__} and {cls.__name__}")
+        REGISTRY[cls.code] = cls
+
+    def __init__(self, sink: list[Report]) -> None:
+        self._sink = sink
+
+    def report(self, node: cst.CSTNode, **fields: object) -> None:
+        """Record a finding on *node*, the message filled from *fields*."""
+        self._sink.append(Report(self, node, self.message.format(**fields)))
+
+    @classmethod
+    def family(cls) -> str:
+        """The family prefix, e.g. ``BND1``."""
+        return cls.code[:4]
+
+    @classmethod
+    def doc(cls) -> str:
+        """The rule's doc page in Markdown: title, docstring, first examples."""
+        body = textwrap.dedent(cls.__doc__ or "").strip()
+        parts = [f"# {cls.code} {cls.name}", "", body]
+        if cls.invalid:
+            parts += ["", "## Example", "", "```python", cls.invalid[0].clean().rstrip(), "```"]
+        if cls.valid:
+            parts += ["", "## Use instead", "", "```python", cls.valid[0].clean().rstrip(), "```"]
+        parts += ["", "## Fix", "", cls.hint[0].upper() + cls.hint[1:] + "."]
+        return "\n".join(parts) + "\n"
+
+
+def short(node: cst.CSTNode, limit: int = 40) -> str:
+    """Source text of *node* on one line, shortened to *limit* characters."""
+    code = " ".join(cst.Module(body=[]).code_for_node(node).split())
+    return code if len(code) <= limit else code[: limit - 3] + "..."
+
+
+def all_rules() -> dict[str, type[Rule]]:
+    """Every registered rule by code, importing the family modules on first use."""
+    for module in ("meta", "fanout", "request_shape", "amplification", "churn"):
+        try:
+            __import__(f"boundlint.rules.{module}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"boundlint.rules.{module}":
+                raise
+    return dict(sorted(REGISTRY.items()))

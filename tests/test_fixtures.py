@@ -1,0 +1,45 @@
+"""Every fixture under tests/fixtures is checked against its inline markers, exactly.
+
+A marker ``# error: BND101 col 11`` expects that code at that line and
+(1-based) column; every unmarked line must be clean.  A second pass turns each
+marker into ``# noqa: CODE`` and expects no findings at all.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import FIXTURES, MARKER, expected_markers, found
+
+FIXTURE_FILES = sorted(FIXTURES.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.stem)
+def test_fixture_markers(path):
+    text = path.read_text(encoding="utf-8")
+    assert found(text, str(path)) == expected_markers(text)
+
+
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.stem)
+def test_fixture_noqa(path):
+    text = path.read_text(encoding="utf-8")
+    if not expected_markers(text):
+        pytest.skip("no markers")
+    lines = []
+    for line in text.splitlines():
+        codes = [code for code, _ in MARKER.findall(line)]
+        if codes:
+            line = re.sub(r"#\s*error:.*$", "# noqa: " + ",".join(codes), line)
+        lines.append(line)
+    assert found("\n".join(lines) + "\n", str(path)) == set()
+
+
+def test_fixtures_exist_for_every_rule():
+    from boundlint.rules.base import all_rules
+
+    text = "\n".join(p.read_text(encoding="utf-8") for p in FIXTURE_FILES)
+    for code in all_rules():
+        if code == "BND002":
+            continue  # an internal error has no fixture shape; tests/test_engine.py covers it
+        assert f"error: {code}" in text, f"no fixture marks {code}"
