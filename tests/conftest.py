@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from boundlint.config import Settings
+from boundlint.config import OPT_IN, Settings
 from boundlint.engine import check_source
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -25,5 +25,6 @@ def expected_markers(text: str) -> set[tuple[int, int, str]]:
 
 
 def found(text: str, path: str = "fixture.py", settings: Settings | None = None) -> set[tuple[int, int, str]]:
-    """``(line, column, code)`` for every finding boundlint reports on *text*."""
-    return {(f.line, f.column, f.code) for f in check_source(text, path, settings or Settings())}
+    """``(line, column, code)`` for every finding boundlint reports on *text* (opt-in codes included)."""
+    settings = settings or Settings(extend_select=OPT_IN)
+    return {(f.line, f.column, f.code) for f in check_source(text, path, settings)}

@@ -3,15 +3,28 @@
 ``Settings`` is frozen and hashable (its ``fingerprint`` keys caches).
 Selection follows ruff/flake8: ``select`` / ``ignore`` take codes or
 prefixes (``BND1``, ``BND101``, ``BND``); the longest matching prefix wins,
-and on a tie ``ignore`` wins.
+and on a tie ``ignore`` wins.  Opt-in codes (``BND9xx``) run only when a
+selected prefix names them explicitly (``BND9``, ``BND900``), never through
+the bare ``BND``.
+
+``load_config`` reads ``[tool.boundlint]`` from the nearest
+``pyproject.toml`` (or a file given with ``--config``), checks every key and
+type, and raises ``ConfigError`` with one line naming the file, the key and
+a "did you mean" when something is wrong.
 """
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
+import os
+import sys
+from dataclasses import asdict, dataclass, field, replace
+from typing import Iterable, Mapping
 
 DEFAULT_SELECT = ("BND",)
+# Codes under these prefixes are off unless a select entry names the prefix itself.
+OPT_IN = ("BND9",)
 
 
 @dataclass(frozen=True)
@@ -22,7 +35,8 @@ class Settings:
     prefixes.  ``per_file_ignores``: ``(glob, codes)`` pairs.  ``exclude``
     / ``extend_exclude``: gitignore-style patterns of paths not to check.
     ``timeout``: seconds one file may take before it is reported and skipped.
-    The family fields hold each rule family's analysis options.
+    ``extra``: the family analysis options that were configured, as
+    ``(kebab-case name, value)`` pairs (lists become tuples).
     """
 
     select: tuple[str, ...] = DEFAULT_SELECT
@@ -37,10 +51,15 @@ class Settings:
     extra: tuple[tuple[str, object], ...] = field(default=())
 
     def enabled(self, code: str) -> bool:
-        """True when *code* is selected and not ignored (longest prefix decides)."""
+        """True when *code* is selected and not ignored (longest prefix decides).
+
+        A code under an ``OPT_IN`` prefix counts as selected only through a
+        select entry at least as specific as that prefix.
+        """
         select = self.select + self.extend_select
         ignore = self.ignore + self.extend_ignore
-        sel = max((len(p) for p in select if code.startswith(p)), default=-1)
+        floor = max((len(p) for p in OPT_IN if code.startswith(p)), default=0)
+        sel = max((len(p) for p in select if code.startswith(p) and len(p) >= floor), default=-1)
         ign = max((len(p) for p in ignore if code.startswith(p)), default=-1)
         return sel >= 0 and sel > ign
 
@@ -55,3 +74,316 @@ class Settings:
         """A stable hash of every setting that changes findings."""
         data = json.dumps(asdict(self), sort_keys=True, default=str)
         return hashlib.sha256(data.encode()).hexdigest()[:16]
+
+
+# -- the schema of [tool.boundlint] -------------------------------------------------------
+
+# Default class-name patterns of a request model (issue 3); the option replaces them.
+REQUEST_MODEL_PATTERNS = (
+    "*Request", "*Req", "*Params", "*Query", "*Body", "*Payload", "*Input", "*Command", "*Batch",
+    "*Create", "*Update",
+)
+
+CODES, STRINGS, BOOL, NUMBER, CODE_TABLE = "codes", "strings", "bool", "number", "code-table"
+_TYPE_TEXT = {
+    CODES: "a list of rule codes or prefixes",
+    STRINGS: "a list of strings",
+    BOOL: "true or false",
+    NUMBER: "a positive number",
+    CODE_TABLE: "a table of glob = [codes]",
+}
+
+# key -> (kind, default, Settings field)
+TOP_LEVEL: dict[str, tuple[str, object, str]] = {
+    "select": (CODES, DEFAULT_SELECT, "select"),
+    "ignore": (CODES, (), "ignore"),
+    "extend-select": (CODES, (), "extend_select"),
+    "extend-ignore": (CODES, (), "extend_ignore"),
+    "per-file-ignores": (CODE_TABLE, (), "per_file_ignores"),
+    "exclude": (STRINGS, (), "exclude"),
+    "extend-exclude": (STRINGS, (), "extend_exclude"),
+    "respect-gitignore": (BOOL, True, "respect_gitignore"),
+    "timeout": (NUMBER, 60.0, "timeout"),
+}
+
+# family table -> {option -> (kind, default)}; rules read them with ctx.settings.option(name, default)
+FAMILY_TABLES: dict[str, dict[str, tuple[str, object]]] = {
+    "fanout": {"limiter-helpers": (STRINGS, ())},
+    "request-shape": {
+        "request-model-patterns": (STRINGS, REQUEST_MODEL_PATTERNS),
+        "extra-model-bases": (STRINGS, ()),
+        "extra-endpoint-decorators": (STRINGS, ()),
+    },
+    "amplification": {"logger-names": (STRINGS, ()), "rate-limited-loggers": (STRINGS, ())},
+    "churn": {"client-factories": (STRINGS, ())},
+}
+
+
+def documented_keys() -> dict[str, str]:
+    """Every configuration key (``select``, ``fanout.limiter-helpers`` ...) -> its default as TOML."""
+    out = {key: toml_value(default) for key, (_, default, _) in TOP_LEVEL.items()}
+    for table, options in FAMILY_TABLES.items():
+        for key, (_, default) in options.items():
+            out[f"{table}.{key}"] = toml_value(default)
+    return out
+
+
+def toml_value(value: object) -> str:
+    """*value* written as TOML (``true``, ``60``, ``["BND"]``, ``{}`` for an empty table)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, tuple) and value and isinstance(value[0], tuple):
+        return "{" + ", ".join(f"{json.dumps(k)} = {toml_value(v)}" for k, v in value) + "}"
+    return "[" + ", ".join(toml_value(v) for v in value) + "]"
+
+
+# -- loading ---------------------------------------------------------------------------
+
+class ConfigError(Exception):
+    """A configuration file or value is wrong; ``str()`` is the one-line message."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """A loaded configuration: the settings, the file they came from and its directory.
+
+    ``path`` is None when no file was found (defaults apply); ``root`` is the
+    directory that ``exclude`` and ``per-file-ignores`` patterns are relative
+    to (the config file's directory, else the current directory).
+    """
+
+    settings: Settings
+    path: str | None
+    root: str
+
+
+def _display(path: str) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return path
+    return path if rel.startswith("..") else rel
+
+
+def _load_toml(path: str) -> dict:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except OSError as exc:
+        raise ConfigError(f"{_display(path)}: cannot read: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{_display(path)}: invalid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{_display(path)}: invalid TOML: not UTF-8 ({exc.reason})") from None
+
+
+def _boundlint_table(data: dict) -> dict | None:
+    tool = data.get("tool")
+    if isinstance(tool, dict) and "boundlint" in tool:
+        return tool["boundlint"]
+    return None
+
+
+def find_config(start: str) -> str | None:
+    """The nearest ``pyproject.toml`` with a ``[tool.boundlint]`` table, from *start* upward.
+
+    *start* is a file or directory (it need not exist: its nearest existing
+    ancestor is used).  The search stops after the repository root (the
+    first directory holding ``.git``) and at the filesystem root.  A
+    pyproject.toml that is not valid TOML is returned so that the error is
+    reported rather than the file silently skipped.
+    """
+    here = os.path.abspath(start)
+    while not os.path.isdir(here):
+        parent = os.path.dirname(here)
+        if parent == here:
+            break
+        here = parent
+    while True:
+        candidate = os.path.join(here, "pyproject.toml")
+        if os.path.isfile(candidate):
+            try:
+                data = _load_toml(candidate)
+            except ConfigError:
+                return candidate
+            if _boundlint_table(data) is not None:
+                return candidate
+        if os.path.exists(os.path.join(here, ".git")):
+            return None
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+
+
+def load_config(paths: Iterable[str] = (), config_file: str | None = None, isolated: bool = False) -> Config:
+    """The configuration for checking *paths*.
+
+    *config_file* (``--config``) wins; else the nearest pyproject.toml with
+    ``[tool.boundlint]`` from the first path (or the current directory)
+    upward; *isolated* ignores every file.  Raises ConfigError.
+    """
+    cwd = os.getcwd()
+    if isolated:
+        return Config(Settings(), None, cwd)
+    if config_file is None:
+        paths = list(paths)
+        config_file = find_config(paths[0] if paths else cwd)
+        if config_file is None:
+            return Config(Settings(), None, cwd)
+    elif not os.path.isfile(config_file):
+        raise ConfigError(f"{config_file}: config file does not exist")
+    data = _load_toml(config_file)
+    table = _boundlint_table(data)
+    where = "[tool.boundlint]"
+    if table is None:
+        if os.path.basename(config_file) == "pyproject.toml":
+            table = {}
+        else:  # a boundlint-only file: the keys sit at the top level
+            table, where = data, "top level"
+    settings = settings_from_table(table, _display(config_file), where)
+    return Config(settings, os.path.abspath(config_file), os.path.dirname(os.path.abspath(config_file)))
+
+
+def _suggest(word: str, choices: Iterable[str]) -> str:
+    choices = list(choices)
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
+    if close:
+        return f"; did you mean {close[0]!r}?"
+    return f"; expected one of: {', '.join(choices)}"
+
+
+def known_prefixes() -> list[str]:
+    """Every valid code prefix: ``BND``, ``BND1``, ``BND10``, ``BND101`` ... for registered rules."""
+    from boundlint.rules.base import all_rules
+
+    out: dict[str, None] = {}
+    for code in all_rules():
+        for end in range(3, len(code) + 1):
+            out[code[:end]] = None
+    return list(out)
+
+
+def check_code(code: str, where: str) -> str:
+    """*code* upper-cased when it is a known code or prefix; else ConfigError naming *where*."""
+    value = code.strip().upper()
+    prefixes = known_prefixes()
+    if value in prefixes:
+        return value
+    full = [p for p in prefixes if len(p) == 6]
+    raise ConfigError(f"{where}: unknown rule code or prefix {code!r}{_suggest(value, full)}")
+
+
+def _check_type(value: object, kind: str, file: str, key: str) -> object:
+    """*value* converted to its Settings form, or ConfigError naming *file* and *key*."""
+    def wrong() -> ConfigError:
+        got = type(value).__name__
+        names = {"str": "a string", "int": "an integer", "float": "a float", "bool": "a boolean",
+                 "list": "a list", "dict": "a table"}
+        return ConfigError(f"{file}: {key} must be {_TYPE_TEXT[kind]}, got {names.get(got, got)}: {_short(value)}")
+
+    if kind == BOOL:
+        if not isinstance(value, bool):
+            raise wrong()
+        return value
+    if kind == NUMBER:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            raise wrong()
+        return float(value)
+    if kind in (STRINGS, CODES):
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise wrong()
+        if kind == CODES:
+            return tuple(check_code(v, f"{file}: {key}") for v in value)
+        return tuple(value)
+    if kind == CODE_TABLE:
+        if not isinstance(value, dict):
+            raise wrong()
+        pairs = []
+        for glob, codes in value.items():
+            if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
+                raise ConfigError(f"{file}: {key}.{json.dumps(glob)} must be a list of rule codes or prefixes, "
+                                  f"got {_short(codes)}")
+            pairs.append((glob, tuple(check_code(c, f"{file}: {key}.{json.dumps(glob)}") for c in codes)))
+        return tuple(pairs)
+    raise AssertionError(kind)
+
+
+def _short(value: object, limit: int = 40) -> str:
+    text = json.dumps(value, default=str)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def settings_from_table(table: Mapping[str, object], file: str = "pyproject.toml", where: str = "[tool.boundlint]") -> Settings:
+    """Settings from a ``[tool.boundlint]`` mapping; raises ConfigError naming *file* and the key."""
+    if not isinstance(table, Mapping):
+        raise ConfigError(f"{file}: [tool.boundlint] must be a table, got {_short(table)}")
+    kwargs: dict[str, object] = {}
+    extra: list[tuple[str, object]] = []
+    allowed = list(TOP_LEVEL) + list(FAMILY_TABLES)
+    prefix = "tool.boundlint." if where == "[tool.boundlint]" else ""
+    for key, value in table.items():
+        if key in TOP_LEVEL:
+            kind, _, attr = TOP_LEVEL[key]
+            kwargs[attr] = _check_type(value, kind, file, f"{prefix}{key}")
+        elif key in FAMILY_TABLES:
+            options = FAMILY_TABLES[key]
+            if not isinstance(value, dict):
+                raise ConfigError(f"{file}: {prefix}{key} must be a table, got {_short(value)}")
+            for name, option in value.items():
+                if name not in options:
+                    raise ConfigError(f"{file}: unknown key {name!r} in [{prefix}{key}]{_suggest(name, options)}")
+                extra.append((name, _check_type(option, options[name][0], file, f"{prefix}{key}.{name}")))
+        else:
+            options = {n: t for t, opts in FAMILY_TABLES.items() for n in opts}
+            hint = _suggest(key, allowed)
+            if key in options:  # a family option written at the top level
+                hint = f"; it belongs in [{prefix}{options[key]}]"
+            raise ConfigError(f"{file}: unknown key {key!r} in {where}{hint}")
+    return Settings(**kwargs, extra=tuple(sorted(extra)))
+
+
+def merge_cli(settings: Settings, **overrides: object) -> Settings:
+    """*settings* with command-line values applied: plain keys replace, ``extend_*`` keys add.
+
+    ``None`` means "not given on the command line".
+    """
+    changes: dict[str, object] = {}
+    for key, value in overrides.items():
+        if value is None:
+            continue
+        if key.startswith("extend_"):
+            changes[key] = tuple(getattr(settings, key)) + tuple(value)
+        else:
+            changes[key] = value
+    return replace(settings, **changes) if changes else settings
+
+
+def analysis_settings(path: str) -> Settings:
+    """Default selection with the family analysis options of the config nearest *path*.
+
+    For adapters (the flake8 plugin) that own rule selection and noqa
+    themselves.  Results are cached per config file.  Raises ConfigError.
+    """
+    found = find_config(path)
+    if found is None:
+        return Settings()
+    cached = _ANALYSIS_CACHE.get(found)
+    if cached is None:
+        loaded = load_config(config_file=found).settings
+        cached = Settings(timeout=loaded.timeout, extra=loaded.extra)
+        _ANALYSIS_CACHE[found] = cached
+    return cached
+
+
+_ANALYSIS_CACHE: dict[str, Settings] = {}

@@ -49,11 +49,16 @@ def enabled_rules(settings: Settings) -> list[type]:
     return [cls for code, cls in all_rules().items() if not code.startswith("BND0") and settings.enabled(code)]
 
 
-def check_source(text: str, path: str, settings: Settings, rules: Sequence[type] | None = None) -> list[Finding]:
+def check_source(text: str, path: str, settings: Settings, rules: Sequence[type] | None = None,
+                 apply_noqa: bool = True) -> list[Finding]:
     """Findings for one module's source *text* (already decoded), sorted, noqa applied.
 
     A parse failure becomes one BND001 finding; a failing rule becomes
-    BND002 while the other rules still report.  Raises nothing for bad input.
+    BND002 while the other rules still report.  ``apply_noqa=False`` leaves
+    ``# noqa`` comments to the caller (flake8 owns noqa in plugin mode).
+    Rules with a ``check_text(text, path)`` classmethod (comment checks)
+    contribute its ``(line, column, message)`` findings.  Raises nothing for
+    bad input.
     """
     import libcst as cst
 
@@ -67,13 +72,14 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         reason, line, column = _syntax_error(text, exc)
-        return _filter([_meta_finding("BND001", path, reason, line, column)], text, settings)
+        return _filter([_meta_finding("BND001", path, reason, line, column)], text, settings, apply_noqa)
     except RecursionError:
-        return _filter([_meta_finding("BND001", path, "too deeply nested to parse")], text, settings)
+        return _filter([_meta_finding("BND001", path, "too deeply nested to parse")], text, settings, apply_noqa)
     except MemoryError:
-        return _filter([_meta_finding("BND001", path, "too large to parse")], text, settings)
+        return _filter([_meta_finding("BND001", path, "too large to parse")], text, settings, apply_noqa)
     except Exception as exc:  # the parser itself failed on odd input
-        return _filter([_meta_finding("BND001", path, f"parser error: {type(exc).__name__}: {exc}")], text, settings)
+        return _filter([_meta_finding("BND001", path, f"parser error: {type(exc).__name__}: {exc}")], text, settings,
+                       apply_noqa)
     if not rules:
         return []
     sink: list[Report] = []
@@ -92,7 +98,16 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
     except MemoryError:
         errors.append(_meta_finding("BND002", path, "out of memory while analysing the file"))
     findings = _positions(module, sink, path) + errors
-    return _filter(findings, text, settings)
+    for cls in rules:
+        check_text = getattr(cls, "check_text", None)
+        if check_text is None:
+            continue
+        try:
+            for line, column, message in check_text(text, path):
+                findings.append(Finding(path, line, column, cls.code, message, line, column, cls.hint))
+        except Exception as exc:  # same isolation as a failing traversal hook
+            findings.append(_meta_finding("BND002", path, f"rule {cls.code} failed: {type(exc).__name__}: {exc}{_where(exc)}"))
+    return _filter(findings, text, settings, apply_noqa)
 
 
 _AT = re.compile(r"error at (\d+):(\d+): (.*)")
@@ -147,7 +162,7 @@ def _positions(module, sink, path: str) -> list[Finding]:
     return out
 
 
-def _filter(findings: list[Finding], text: str, settings: Settings) -> list[Finding]:
+def _filter(findings: list[Finding], text: str, settings: Settings, apply_noqa: bool = True) -> list[Finding]:
     if not findings:
         return []
     lines = text.splitlines()
@@ -156,7 +171,7 @@ def _filter(findings: list[Finding], text: str, settings: Settings) -> list[Find
         if not settings.enabled(f.code):
             continue
         line_text = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
-        if suppressed(line_text, f.code):
+        if apply_noqa and suppressed(line_text, f.code):
             continue
         kept.append(f)
     return sorted(kept)
@@ -343,9 +358,18 @@ def _replace(w: _Worker, workers: list, results: dict, paths, settings, mp, pend
     fresh.conn.send(chunk)
 
 
-def check_paths(paths: Iterable[str], settings: Settings, jobs: int | None = None, progress=None) -> list[FileResult]:
-    """Discover files under *paths* and check them; raises files.PathError for a missing path."""
+def check_paths(paths: Iterable[str], settings: Settings, jobs: int | None = None, progress=None,
+                root: str | None = None) -> list[FileResult]:
+    """Discover files under *paths* and check them; raises files.PathError for a missing path.
+
+    *root* (the config file's directory) anchors ``exclude`` patterns and
+    turns on ``respect_gitignore``; without it discovery behaves as before.
+    """
     from boundlint.files import discover
 
-    files = discover(paths, settings.exclude + settings.extend_exclude)
+    if root is None:
+        files = discover(paths, settings.exclude + settings.extend_exclude)
+    else:
+        files = discover(paths, settings.exclude + settings.extend_exclude, root=root,
+                         respect_gitignore=settings.respect_gitignore)
     return check_files(files, settings, jobs, progress)

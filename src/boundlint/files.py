@@ -3,7 +3,10 @@
 Directories skip version-control folders, virtualenvs, caches, build output
 and ``node_modules``; a symlinked directory is followed once and never into a
 loop; ``exclude`` patterns (gitignore syntax, via pathspec) apply to
-relative paths under each root.
+relative paths under each root, or under ``root`` (the config file's
+directory) when one is given.  With ``respect_gitignore``, ``.gitignore``
+files (and ``.git/info/exclude``) prune the walk like git does; a directory
+named explicitly is walked even when it is itself ignored.
 """
 from __future__ import annotations
 
@@ -26,25 +29,35 @@ def _is_virtualenv(path: str) -> bool:
     return os.path.isfile(os.path.join(path, "pyvenv.cfg"))
 
 
-def discover(paths: Iterable[str], exclude: Iterable[str] = ()) -> list[str]:
+def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | None = None,
+             respect_gitignore: bool = False) -> list[str]:
     """Files to check under *paths*, sorted, each once.
 
     Explicit file paths are kept whatever their suffix (as flake8 and ruff
-    do); directories contribute ``*.py`` and ``*.pyi`` files.  Raises
-    PathError for a path that does not exist (a broken symlink given
-    explicitly is kept, so it is reported as unreadable).
+    do); directories contribute ``*.py`` and ``*.pyi`` files.  With *root*,
+    ``exclude`` patterns are relative to *root* for paths under it, and an
+    explicit file matching them is skipped too (so pre-commit, which names
+    files, honours ``exclude``).  Raises PathError for a path that does not
+    exist (a broken symlink given explicitly is kept, so it is reported as
+    unreadable).
     """
     spec = _spec(exclude)
+    anchor = os.path.abspath(root) if root is not None else None
     found: dict[str, None] = {}
     for raw in paths:
         if not os.path.lexists(raw):
             raise PathError(f"path does not exist: {raw}")
         if not os.path.isdir(raw):
+            if spec is not None and anchor is not None and _under(anchor, raw) is not None \
+                    and spec.match_file(_under(anchor, raw)):
+                continue
             found[os.path.normpath(raw)] = None
             continue
         seen: set[tuple[int, int]] = set()
-        root = os.path.normpath(raw)
-        for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
+        root_dir = os.path.normpath(raw)
+        ignores = _GitIgnores(root_dir) if respect_gitignore else None
+        base = anchor if anchor is not None and _under(anchor, root_dir) is not None else None
+        for dirpath, dirnames, filenames in os.walk(root_dir, followlinks=True):
             try:
                 st = os.stat(dirpath)
             except OSError:
@@ -54,13 +67,17 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = ()) -> list[str]:
                 dirnames[:] = []
                 continue
             seen.add((st.st_dev, st.st_ino))
-            rel_dir = os.path.relpath(dirpath, root)
+            rel_dir = os.path.relpath(dirpath if base is None else os.path.abspath(dirpath), root_dir if base is None else base)
+            if ignores is not None:
+                ignores.enter(dirpath)
             keep = []
             for d in sorted(dirnames):
                 full = os.path.join(dirpath, d)
                 if d in SKIP_DIRS or d.endswith(".egg-info") or _is_virtualenv(full):
                     continue
                 if spec is not None and spec.match_file(_rel(rel_dir, d) + "/"):
+                    continue
+                if ignores is not None and ignores.ignored(full, True):
                     continue
                 keep.append(d)
             dirnames[:] = keep
@@ -72,8 +89,81 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = ()) -> list[str]:
                 full = os.path.join(dirpath, name)
                 if os.path.isdir(full):
                     continue
+                if ignores is not None and ignores.ignored(full, False):
+                    continue
                 found[full] = None
     return sorted(found)
+
+
+def _under(base: str, path: str) -> str | None:
+    """*path* relative to the absolute directory *base* (posix separators), or None when outside it."""
+    rel = os.path.relpath(os.path.abspath(path), base)
+    if rel == ".." or rel.startswith(".." + os.sep):
+        return None
+    return rel.replace(os.sep, "/")
+
+
+class _GitIgnores:
+    """The ``.gitignore`` files that apply below one walk root, as git reads them.
+
+    Each file's patterns are relative to its own directory.  Files in the
+    root's ancestors (up to the repository root, plus ``.git/info/exclude``)
+    apply unless they ignore the root itself: a directory named on the
+    command line is checked even when git ignores it.
+    """
+
+    def __init__(self, root: str) -> None:
+        self.specs: list[tuple[str, object]] = []
+        top = os.path.abspath(root)
+        ancestors = []
+        here = os.path.dirname(top)
+        probe = top
+        while True:
+            if os.path.exists(os.path.join(probe, ".git")):
+                exclude = os.path.join(probe, ".git", "info", "exclude")
+                spec = _read_spec(exclude)
+                if spec is not None:
+                    ancestors.append((probe, spec))
+                break
+            if here == probe:
+                break
+            spec = _read_spec(os.path.join(here, ".gitignore"))
+            if spec is not None:
+                ancestors.append((here, spec))
+            probe, here = here, os.path.dirname(here)
+        if not any(_matches(spec, base, top, True) for base, spec in ancestors):
+            self.specs.extend(reversed(ancestors))
+
+    def enter(self, directory: str) -> None:
+        """Read *directory*'s own .gitignore (call once per directory, parents first)."""
+        spec = _read_spec(os.path.join(directory, ".gitignore"))
+        if spec is not None:
+            self.specs.append((os.path.abspath(directory), spec))
+
+    def ignored(self, path: str, is_dir: bool) -> bool:
+        """True when a .gitignore that applies to *path* ignores it."""
+        full = os.path.abspath(path)
+        return any(_matches(spec, base, full, is_dir) for base, spec in self.specs)
+
+
+def _matches(spec, base: str, full: str, is_dir: bool) -> bool:
+    rel = _under(base, full)
+    if rel is None or rel == ".":
+        return False
+    return spec.match_file(rel + "/" if is_dir else rel)
+
+
+def _read_spec(path: str):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return None
+    if not any(line.strip() and not line.lstrip().startswith("#") for line in lines):
+        return None
+    import pathspec
+
+    return pathspec.PathSpec.from_lines("gitwildmatch", lines)
 
 
 def _rel(rel_dir: str, name: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 # Same grammar flake8 accepts: codes separated by commas and/or spaces.
-NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z][0-9]+(?:[,\s]+[A-Z][0-9]+)*))?", re.IGNORECASE)
+NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 
 
 def suppressed(line_text: str, code: str) -> bool:

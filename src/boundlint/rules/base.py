@@ -104,7 +104,7 @@ def short(node: cst.CSTNode, limit: int = 40) -> str:
 
 def all_rules() -> dict[str, type[Rule]]:
     """Every registered rule by code, importing the family modules on first use."""
-    for module in ("meta", "fanout", "request_shape", "amplification", "churn"):
+    for module in ("meta", "fanout", "request_shape", "amplification", "churn", "noqa_check"):
         try:
             __import__(f"boundlint.rules.{module}")
         except ModuleNotFoundError as exc:
