@@ -42,6 +42,17 @@ _BATCHERS = frozenset({"batched", "chunked", "chunks", "chunk", "batches", "batc
 _PASS_THROUGH = frozenset({"enumerate", "sorted", "reversed", "list", "tuple", "set", "frozenset", "iter", "filter", "dict"})
 _VIEW_METHODS = frozenset({"items", "keys", "values", "copy"})
 _MAX_DEPTH = 4
+# Collections sized by configuration, not by a request: the servers, workers, shards or
+# callbacks a process was set up with.  Extend with the `bounded-names` option.
+DEFAULT_BOUNDED_NAMES = (
+    "listeners", "servers", "workers", "consumers", "producers", "receivers", "handlers", "callbacks",
+    "hooks", "plugins", "middlewares", "middleware", "shards", "replicas", "nodes", "sentinels",
+    "databases", "dbs", "backends", "services", "apps", "applications", "pools", "storages",
+    "sinks", "exporters", "deployments", "health_checks", "loops", "threads", "processes",
+)
+# Per-item work that releases what already exists: closing every pool connection at
+# shutdown multiplies nothing.
+_TEARDOWN = re.compile(r"^_?(a?close\w*|disconnect\w*|shutdown\w*|stop\w*|cancel\w*|terminate|kill|wait\w*|join|release\w*|unsubscribe|cleanup|teardown)$")
 
 
 def _is_upper(name: str) -> bool:
@@ -177,7 +188,24 @@ def source_limit(expr: cst.BaseExpression | None, ctx: Context, depth: int = 0) 
             values = ctx.attr_values(expr.attr.value)
             if values and all(source_limit(v, ctx, depth + 1) == "a literal" for v in values):
                 return "a literal"
+        if _bounded_name(expr.attr.value, ctx):
+            return "a configured collection"
     return None
+
+
+def _bounded_name(name: str, ctx: Context) -> bool:
+    last = name.rsplit(".", 1)[-1].lstrip("_").lower()
+    names = tuple(ctx.settings.option("bounded-names", ())) + DEFAULT_BOUNDED_NAMES
+    return any(last == n or last.endswith("_" + n) for n in names)
+
+
+def teardown_call(target: cst.BaseExpression | None) -> bool:
+    """True when the per-item callable releases an existing resource (``conn.close``, ``node.disconnect``)."""
+    if isinstance(target, cst.Attribute):
+        return bool(_TEARDOWN.match(target.attr.value))
+    if isinstance(target, cst.Name):
+        return bool(_TEARDOWN.match(target.value))
+    return False
 
 
 def _name_limit(expr: cst.Name, ctx: Context, depth: int) -> str | None:
@@ -196,6 +224,11 @@ def _name_limit(expr: cst.Name, ctx: Context, depth: int) -> str | None:
                 return source_limit(latest, ctx, depth + 1) if latest is not None else None
             return None
         return source_limit(latest, ctx, depth + 1) if latest is not None else None
+    param = ctx.lookup_param(expr.value)
+    if param is not None and param.star == "*":
+        return "the caller's arguments"
+    if _bounded_name(expr.value, ctx):
+        return "a configured collection"
     cls = ctx.index.classes.get(expr.value)
     if cls is not None and any(dotted(b.value) in ("Enum", "enum.Enum", "IntEnum", "StrEnum", "enum.IntEnum") for b in cls.bases):
         return "enum members"
@@ -385,13 +418,34 @@ def loop_backpressure(loop: Loop, site: cst.CSTNode, ctx: Context) -> str | None
     if body is None:
         return None
     for node in iter_nodes(body):
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "acquire":
-            if is_limiter(node.func.value, ctx):
-                return "a limiter acquired by the spawning loop"
-        if isinstance(node, (cst.If, cst.While)) and _len_compare(node.test):
-            if any(isinstance(n, cst.Await) or (isinstance(n, cst.Call) and (dotted(n.func) or "").endswith(("wait", "result", "join", "sleep"))) for n in iter_nodes(node.body)):
-                return "a length check that waits for in-flight work"
+        if isinstance(node, cst.Call):
+            name = (dotted(node.func) or "").rsplit(".", 1)[-1]
+            if "acquire" in name:
+                return "a slot acquired by the spawning loop"
+        if isinstance(node, (cst.If, cst.While)) and (_len_compare(node.test) or _inflight_compare(node.test)):
+            if _waits_or_leaves(node.body):
+                return "a check on in-flight work"
     return None
+
+
+_INFLIGHT = re.compile(r"inflight|in_flight|running|active|pending|outstanding|concurrent|busy", re.I)
+
+
+def _inflight_compare(test: cst.BaseExpression) -> bool:
+    """``inflight >= MAX``-style: a comparison on a counter of running work."""
+    if not isinstance(test, cst.Comparison):
+        return False
+    sides = [test.left, *(c.comparator for c in test.comparisons)]
+    return any(_INFLIGHT.search((dotted(side) or "").rsplit(".", 1)[-1]) for side in sides)
+
+
+def _waits_or_leaves(body: cst.CSTNode) -> bool:
+    for n in iter_nodes(body):
+        if isinstance(n, (cst.Await, cst.Continue, cst.Break, cst.Return, cst.Raise)):
+            return True
+        if isinstance(n, cst.Call) and (dotted(n.func) or "").endswith(("wait", "result", "join", "sleep")):
+            return True
+    return False
 
 
 def _len_compare(test: cst.BaseExpression) -> bool:

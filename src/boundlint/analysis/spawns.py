@@ -70,12 +70,12 @@ def _kwarg(call: cst.Call, name: str) -> cst.BaseExpression | None:
 
 
 def _bound_values(expr: cst.BaseExpression, ctx: Context) -> list[cst.BaseExpression]:
-    """Values a Name or ``self.attr`` was bound to (assignment or ``with ... as``)."""
+    """Values a Name or ``self.attr`` was bound to (assignment or ``with ... as``), latest first."""
     if isinstance(expr, cst.Name):
         bound = ctx.lookup(expr.value)
-        return [v for v in bound[1] if v is not None] if bound else []
+        return [v for v in reversed(bound[1]) if v is not None] if bound else []
     if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls"):
-        return ctx.attr_values(expr.attr.value)
+        return list(reversed(ctx.attr_values(expr.attr.value)))
     return []
 
 

@@ -32,7 +32,15 @@ _LIMITS_DOC = """
     - the spawning loop waits for capacity: `await sem.acquire()`, or a
       `len(pending) >= N` check that awaits in-flight work;
     - a dominating guard earlier in the function: `if len(xs) > N: raise`
-      (or `return`, `abort(...)`), or `assert len(xs) <= N`.
+      (or `return`, `abort(...)`), or `assert len(xs) <= N`;
+    - a collection sized by configuration, not by a request: iterating a
+      `*args` parameter (the caller's fixed arguments), or a name such as
+      `servers`, `workers`, `shards`, `nodes`, `callbacks`, `deployments`
+      (the `bounded-names` option adds more);
+    - work that releases what exists (`close`, `disconnect`, `cancel`,
+      `kill`, `wait`, `join` per item), or a task awaited before the next
+      iteration (`await loop.run_in_executor(...)`, `task = create_task(...)`
+      then `await task`).
 """
 
 
@@ -67,6 +75,10 @@ def spawn_limit(spawn: Spawn, loops: list[Loop], ctx: Context) -> tuple[Unbounde
     found = unbounded_loop(loops, ctx)
     if found is None:
         return None, "bounded loops"
+    if limits.teardown_call(spawn.target):
+        return found, "releases existing resources"
+    if awaited_in_iteration(spawn, found.loop, ctx):
+        return found, "awaited before the next iteration"
     if spawn.target is not None:
         limit = limits.callee_limit(spawn.target, ctx)
         if limit:
@@ -75,6 +87,57 @@ def spawn_limit(spawn: Spawn, loops: list[Loop], ctx: Context) -> tuple[Unbounde
     if limit:
         return found, limit
     return found, None
+
+
+_WAIT_WRAPPERS = frozenset({"wait_for", "shield", "wait", "timeout"})
+
+
+def awaited_in_iteration(spawn: Spawn, loop: Loop, ctx: Context) -> bool:
+    """True when the spawned task is awaited within the same loop iteration (sequential work).
+
+    Covers ``await loop.run_in_executor(...)``, ``await asyncio.wait_for(create_task(...), t)``
+    and ``task = create_task(...)`` followed by ``await task`` / ``asyncio.wait({task}, ...)`` /
+    ``task.result()`` in the loop body.
+    """
+    parents = ctx.ancestors
+    parent = parents[-1] if parents else None
+    if isinstance(parent, cst.Await):
+        return spawn.kind == "task" and not spawn.api.endswith((".start", ".start_soon"))
+    if isinstance(parent, cst.Arg) and len(parents) >= 3 and isinstance(parents[-2], cst.Call):
+        wrapper = (dotted(parents[-2].func) or "").rsplit(".", 1)[-1]
+        if wrapper in _WAIT_WRAPPERS and isinstance(parents[-3], cst.Await):
+            return True
+    if loop.kind not in ("for", "while"):
+        return False
+    name = None
+    if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
+        name = parent.targets[0].target.value
+    elif isinstance(parent, cst.AnnAssign) and isinstance(parent.target, cst.Name):
+        name = parent.target.value
+    if name is None:
+        return False
+    for node in limits.iter_nodes(loop.node.body):
+        if isinstance(node, cst.Await):
+            inner = node.expression
+            if isinstance(inner, cst.Name) and inner.value == name:
+                return True
+            if isinstance(inner, cst.Call) and _mentions(inner, name):
+                return True
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "result":
+            if isinstance(node.func.value, cst.Name) and node.func.value.value == name:
+                return True
+    return False
+
+
+def _mentions(call: cst.Call, name: str) -> bool:
+    for arg in call.args:
+        value = arg.value
+        if isinstance(value, cst.Name) and value.value == name:
+            return True
+        if isinstance(value, (cst.Set, cst.List, cst.Tuple)):
+            if any(isinstance(e.value, cst.Name) and e.value.value == name for e in value.elements):
+                return True
+    return False
 
 
 def region_loops(spawn: Spawn, ctx: Context) -> list[Loop]:
@@ -232,6 +295,8 @@ class UnboundedGather(Rule):
 
     @staticmethod
     def _bounded(built: NewAwaitables, ctx: Context) -> bool:
+        if limits.teardown_call(built.target):
+            return True
         if built.target is not None and limits.callee_limit(built.target, ctx):
             return True
         if not built.sources:
@@ -351,8 +416,8 @@ class ThreadPerItem(Rule):
 
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
         spawn = spawn_of(node, ctx)
-        if spawn is None or spawn.kind != "thread":
-            return
+        if spawn is None or spawn.kind != "thread" or isinstance(spawn.receiver, cst.Attribute):
+            return  # a thread kept on an attribute was built once, not per item
         loops = list(ctx.frame.loops)
         if not loops:
             return
