@@ -23,8 +23,15 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+FORMATS = ("text", "json", "sarif", "github")
+
+
 def _codes(value: str) -> tuple[str, ...]:
     return tuple(c.strip().upper() for c in value.split(",") if c.strip())
+
+
+def _patterns(value: str) -> tuple[str, ...]:
+    return tuple(p.strip() for p in value.split(",") if p.strip())
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,14 +41,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="check files and report findings")
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+    check.add_argument("--config", metavar="FILE", help="read [tool.boundlint] from FILE instead of the nearest pyproject.toml")
+    check.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     check.add_argument("--select", type=_codes, help="codes or prefixes to report (e.g. BND1,BND201)")
     check.add_argument("--ignore", type=_codes, help="codes or prefixes not to report")
     check.add_argument("--extend-select", type=_codes, dest="extend_select")
     check.add_argument("--extend-ignore", type=_codes, dest="extend_ignore")
-    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("--exclude", type=_patterns, help="gitignore-style patterns of paths not to check (replaces the config's)")
+    check.add_argument("--extend-exclude", type=_patterns, dest="extend_exclude", help="patterns added to exclude")
+    check.add_argument("--respect-gitignore", action=argparse.BooleanOptionalAction, default=None,
+                       dest="respect_gitignore", help="skip files that .gitignore ignores (default: on)")
+    check.add_argument("--format", choices=FORMATS, default="text")
     check.add_argument("--show-source", action="store_true", help="print the source line and a caret")
+    check.add_argument("--statistics", action="store_true", help="print the number of findings per code instead of each finding")
+    check.add_argument("--output-file", "-o", metavar="FILE", dest="output_file", help="write the report to FILE instead of stdout")
+    check.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
+    check.add_argument("--write-baseline", metavar="FILE", dest="write_baseline", help="record the current findings in FILE and exit 0")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--quiet", "-q", action="store_true", help="print findings only, no summary")
+    check.add_argument("--verbose", "-v", action="store_true", help="say which config is used; tracebacks for internal errors")
     check.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: all cores)")
     check.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
 
@@ -53,8 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``boundlint`` console script; returns the exit status."""
+    verbose = False
     try:
         args = build_parser().parse_args(argv)
+        verbose = getattr(args, "verbose", False)
         if args.command == "check":
             return _check(args)
         if args.command == "rule":
@@ -66,59 +86,137 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # a bug in boundlint: one line unless asked for the traceback
+        if verbose:
+            import traceback
+
+            traceback.print_exc()
+        print(f"boundlint: internal error: {type(exc).__name__}: {exc}"
+              + ("" if verbose else " (run with --verbose for the traceback)"), file=sys.stderr)
+        return EXIT_ERROR
 
 
 def _settings(args):
-    from boundlint.config import Settings
-    from boundlint.rules.base import all_rules
+    """``(Settings, root)``: the config file's settings with the command-line flags applied."""
+    from boundlint.config import ConfigError, check_code, load_config, merge_cli
 
-    known = list(all_rules())
     for flag in ("select", "ignore", "extend_select", "extend_ignore"):
         for code in getattr(args, flag) or ():
-            if not any(k.startswith(code) for k in known):
-                raise UsageError(f"--{flag.replace('_', '-')}: unknown rule code or prefix {code!r}")
-    kwargs = {k: getattr(args, k) for k in ("select", "ignore", "extend_select", "extend_ignore") if getattr(args, k)}
-    return Settings(**kwargs)
+            try:
+                check_code(code, f"--{flag.replace('_', '-')}")
+            except ConfigError as exc:
+                raise UsageError(str(exc)) from None
+    try:
+        config = load_config(args.paths, args.config, args.isolated)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    if args.verbose:
+        print(f"boundlint: config: {config.path or 'none (defaults)'}", file=sys.stderr)
+    settings = merge_cli(config.settings, **{k: getattr(args, k) for k in (
+        "select", "ignore", "extend_select", "extend_ignore", "exclude", "extend_exclude", "respect_gitignore")})
+    return settings, config.root
+
+
+def _sources(paths) -> dict[str, list[str]]:
+    sources = {}
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                sources[path] = fh.read().splitlines()
+        except OSError:
+            pass
+    return sources
 
 
 def _check(args) -> int:
     from boundlint.engine import check_paths
     from boundlint.files import PathError
 
-    settings = _settings(args)
+    settings, root = _settings(args)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     try:
-        results = check_paths(args.paths, settings, jobs=args.jobs)
+        results = check_paths(args.paths, settings, jobs=args.jobs, root=root)
     except PathError as exc:
         raise UsageError(str(exc)) from None
     findings = [f for r in results for f in r.findings]
-    if args.format == "json":
-        from boundlint.report.json import format_json
+    if settings.per_file_ignores:
+        from boundlint.config import PerFileIgnores
 
-        sys.stdout.write(format_json(findings))
-    else:
-        from boundlint.report.text import format_text
+        pfi = PerFileIgnores(settings.per_file_ignores, root)
+        findings = [f for f in findings if not pfi.ignored(f.path, f.code)]
+    sources = _sources({f.path for f in findings}) if findings and (
+        args.show_source or args.baseline or args.write_baseline) else {}
+    if args.write_baseline:
+        from boundlint.baseline import BaselineError, write_baseline
 
-        sources = None
-        if args.show_source:
-            sources = {}
-            for path in {f.path for f in findings}:
-                try:
-                    with open(path, encoding="utf-8", errors="replace") as fh:
-                        sources[path] = fh.read().splitlines()
-                except OSError:
-                    pass
-        sys.stdout.write(format_text(findings, args.show_source, sources))
+        try:
+            count = write_baseline(args.write_baseline, findings, sources)
+        except BaselineError as exc:
+            raise UsageError(str(exc)) from None
         if not args.quiet:
-            files = len(results)
-            if findings:
-                print(f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} in {files} file{'s' if files != 1 else ''} checked.")
-            else:
-                print(f"All clear: {files} file{'s' if files != 1 else ''} checked.")
+            print(f"Wrote {count} finding{'s' if count != 1 else ''} to baseline {args.write_baseline}.", file=sys.stderr)
+        return EXIT_CLEAN
+    hidden = 0
+    if args.baseline:
+        from boundlint.baseline import Baseline, BaselineError
+
+        try:
+            baseline = Baseline.load(args.baseline)
+        except BaselineError as exc:
+            raise UsageError(str(exc)) from None
+        kept = baseline.new_findings(findings, sources)
+        hidden = len(findings) - len(kept)
+        findings = kept
+    report = _render(args, findings, results, settings, sources, hidden)
+    if args.output_file:
+        try:
+            with open(args.output_file, "w", encoding="utf-8") as fh:
+                fh.write(report)
+        except OSError as exc:
+            raise UsageError(f"--output-file: cannot write {args.output_file}: {exc.strerror or exc}") from None
+    else:
+        sys.stdout.write(report)
     if findings and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _render(args, findings, results, settings, sources, hidden: int) -> str:
+    """The report text for ``--format`` / ``--statistics``."""
+    from boundlint.rules.base import all_rules
+
+    rules = all_rules()
+    if args.statistics:
+        from boundlint.report.stats import format_statistics
+
+        return format_statistics(findings, {c: cls.name for c, cls in rules.items()}, as_json=args.format == "json")
+    if args.format == "json":
+        from boundlint.report.json import format_json
+
+        return format_json(findings)
+    if args.format == "sarif":
+        from boundlint.engine import enabled_rules
+        from boundlint.report.sarif import format_sarif
+
+        selected = {cls.code: cls for cls in enabled_rules(settings)}
+        return format_sarif(findings, selected)
+    if args.format == "github":
+        from boundlint.report.github import format_github
+
+        return format_github(findings, {c: cls.name for c, cls in rules.items()})
+    from boundlint.report.text import format_text
+
+    out = format_text(findings, args.show_source, sources if args.show_source else None)
+    if not args.quiet:
+        files = len(results)
+        checked = f"{files} file{'s' if files != 1 else ''} checked"
+        extra = f"; {hidden} baselined finding{'s' if hidden != 1 else ''} not shown" if hidden else ""
+        if findings:
+            out += f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} in {checked}{extra}.\n"
+        else:
+            out += f"All clear: {checked}{extra}.\n"
+    return out
 
 
 def _rule(args) -> int:

@@ -281,7 +281,12 @@ def check_code(code: str, where: str) -> str:
     if value in prefixes:
         return value
     full = [p for p in prefixes if len(p) == 6]
-    raise ConfigError(f"{where}: unknown rule code or prefix {code!r}{_suggest(value, full)}")
+    # Prefer codes of the same family: BND199 should suggest BND101, not BND900.
+    shared = max((len(os.path.commonprefix([value, p])) for p in full), default=0)
+    near = [p for p in full if len(os.path.commonprefix([value, p])) == shared]
+    best = difflib.get_close_matches(value, near, n=1, cutoff=0.0)
+    hint = f"; did you mean {best[0]!r}?" if best and shared >= 3 else _suggest(value, full)
+    raise ConfigError(f"{where}: unknown rule code or prefix {code!r}{hint}")
 
 
 def _check_type(value: object, kind: str, file: str, key: str) -> object:
@@ -387,3 +392,36 @@ def analysis_settings(path: str) -> Settings:
 
 
 _ANALYSIS_CACHE: dict[str, Settings] = {}
+
+
+class PerFileIgnores:
+    """``per-file-ignores`` compiled: gitignore-style globs relative to *root* -> ignored code prefixes.
+
+    A path under *root* is matched relative to it; any other path as given.
+    ``tests/*`` matches files directly in tests/, ``tests/`` and ``tests/**``
+    everything below it, and a pattern without a slash (``*_pb2.py``)
+    matches in any directory.
+    """
+
+    def __init__(self, pairs: Iterable[tuple[str, tuple[str, ...]]], root: str) -> None:
+        import pathspec
+
+        self.root = os.path.abspath(root)
+        self.rules = [(pathspec.PathSpec.from_lines("gitwildmatch", [glob]), codes) for glob, codes in pairs]
+        self._memo: dict[str, tuple[str, ...]] = {}
+
+    def codes_for(self, path: str) -> tuple[str, ...]:
+        """The code prefixes ignored in *path*."""
+        hit = self._memo.get(path)
+        if hit is None:
+            rel = os.path.relpath(os.path.abspath(path), self.root)
+            if rel == ".." or rel.startswith(".." + os.sep):
+                rel = path
+            rel = rel.replace(os.sep, "/")
+            hit = tuple(c for spec, codes in self.rules if spec.match_file(rel) for c in codes)
+            self._memo[path] = hit
+        return hit
+
+    def ignored(self, path: str, code: str) -> bool:
+        """True when *code* is ignored in *path*."""
+        return any(code.startswith(prefix) for prefix in self.codes_for(path))

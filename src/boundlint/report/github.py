@@ -1,0 +1,33 @@
+"""GitHub Actions workflow commands: one ``::warning``/``::error`` annotation per finding."""
+from __future__ import annotations
+
+from typing import Iterable, Mapping
+
+from boundlint.finding import Finding
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _prop(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def format_github(findings: Iterable[Finding], names: Mapping[str, str] | None = None) -> str:
+    """``::warning file=P,line=L,col=C,endLine=..,endColumn=..,title=CODE name::message`` lines.
+
+    BND0xx (a file that went unchecked) are ``::error``; *names* maps code -> rule slug for the title.
+    """
+    names = names or {}
+    out = []
+    for f in findings:
+        kind = "error" if f.code.startswith("BND0") else "warning"
+        title = f"{f.code} {names[f.code]}" if f.code in names else f.code
+        props = [f"file={_prop(f.path)}", f"line={f.line}", f"col={f.column}"]
+        if (f.end_line, f.end_column) > (f.line, f.column):
+            props += [f"endLine={f.end_line}", f"endColumn={f.end_column}"]
+        props.append(f"title={_prop(title)}")
+        message = f"{f.code} {f.message}" + (f"\n{f.hint}" if f.hint else "")
+        out.append(f"::{kind} {','.join(props)}::{_data(message)}")
+    return "\n".join(out) + ("\n" if out else "")

@@ -1,0 +1,119 @@
+"""SARIF 2.1.0: one run, the enabled rules as ``tool.driver.rules``, 1-based regions.
+
+Paths are written relative to the current directory under the
+``%SRCROOT%`` base id (what GitHub code scanning expects from a checkout);
+paths outside it become absolute ``file:`` URIs.  Columns count Unicode
+code points (``columnKind``), as the findings do.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Iterable, Mapping
+from urllib.parse import quote
+
+from boundlint import __version__
+from boundlint.finding import Finding
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+# Where the rule pages (docs/rules/CODE.md) are published; one place to change.
+PROJECT_URI = "https://github.com/boundlint/boundlint"
+RULE_DOC_URI = PROJECT_URI + "/blob/main/docs/rules/{code}.md"
+
+
+def _level(code: str) -> str:
+    # BND0xx say a file went unchecked: an error of the run, not a hazard in the code.
+    return "error" if code.startswith("BND0") else "warning"
+
+
+def _first_paragraph(doc: str, heading: str) -> str:
+    lines = doc.splitlines()
+    try:
+        start = lines.index(heading) + 1
+    except ValueError:
+        return ""
+    out = []
+    for line in lines[start:]:
+        if line.startswith("## "):
+            break
+        if not line.strip():
+            if out:
+                break
+            continue
+        out.append(line.strip())
+    return " ".join(out)
+
+
+def rule_descriptor(cls: type) -> dict[str, object]:
+    """The ``reportingDescriptor`` of one rule class: id, name, descriptions, help, URI."""
+    doc = cls.doc()
+    short = _first_paragraph(doc, "## What it does") or cls.name
+    return {
+        "id": cls.code,
+        "name": cls.name,
+        "shortDescription": {"text": short},
+        "fullDescription": {"text": _first_paragraph(doc, "## Why is this bad?") or short},
+        "help": {"text": cls.hint[0].upper() + cls.hint[1:] + ".", "markdown": doc},
+        "helpUri": RULE_DOC_URI.format(code=cls.code),
+        "defaultConfiguration": {"level": _level(cls.code)},
+        "properties": {"tags": ["boundlint", cls.family()]},
+    }
+
+
+def _uri(path: str, cwd: str) -> tuple[str, str | None]:
+    """``(uri, uriBaseId)``: relative under ``%SRCROOT%`` when *path* is under *cwd*."""
+    full = os.path.abspath(path)
+    rel = os.path.relpath(full, cwd)
+    if rel != ".." and not rel.startswith(".." + os.sep):
+        return quote(rel.replace(os.sep, "/")), "%SRCROOT%"
+    return Path(full).as_uri(), None
+
+
+def format_sarif(findings: Iterable[Finding], rules: Mapping[str, type], cwd: str | None = None) -> str:
+    """A SARIF 2.1.0 log (JSON text) of *findings*; *rules* maps code -> rule class for ``tool.driver.rules``.
+
+    Every code that has a finding is described, whether or not it is in *rules*.
+    """
+    from boundlint.rules.base import all_rules
+
+    cwd = os.path.abspath(cwd or os.getcwd())
+    findings = list(findings)
+    registry = all_rules()
+    codes = sorted(set(rules) | {f.code for f in findings if f.code in registry})
+    index = {code: i for i, code in enumerate(codes)}
+    results = []
+    for f in findings:
+        uri, base = _uri(f.path, cwd)
+        artifact: dict[str, object] = {"uri": uri}
+        if base:
+            artifact["uriBaseId"] = base
+        region = {"startLine": f.line, "startColumn": f.column}
+        if (f.end_line, f.end_column) > (f.line, f.column):
+            region.update(endLine=f.end_line, endColumn=f.end_column)
+        result: dict[str, object] = {
+            "ruleId": f.code,
+            "level": _level(f.code),
+            "message": {"text": f.message + (f"; {f.hint}" if f.hint else "")},
+            "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": region}}],
+        }
+        if f.code in index:
+            result["ruleIndex"] = index[f.code]
+        results.append(result)
+    log = {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "boundlint",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "informationUri": PROJECT_URI,
+                "rules": [rule_descriptor(registry[c]) for c in codes],
+            }},
+            "originalUriBaseIds": {"%SRCROOT%": {"uri": Path(cwd).as_uri() + "/"}},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    }
+    return json.dumps(log, indent=2) + "\n"
