@@ -108,6 +108,7 @@ TOP_LEVEL: dict[str, tuple[str, object, str]] = {
 
 # family table -> {option -> (kind, default)}; rules read them with ctx.settings.option(name, default)
 FAMILY_TABLES: dict[str, dict[str, tuple[str, object]]] = {
+    "limits": {"bounded-names": (STRINGS, ())},
     "fanout": {"limiter-helpers": (STRINGS, ())},
     "request-shape": {
         "request-model-patterns": (STRINGS, REQUEST_MODEL_PATTERNS),
@@ -121,7 +122,7 @@ FAMILY_TABLES: dict[str, dict[str, tuple[str, object]]] = {
 
 def documented_keys() -> dict[str, str]:
     """Every configuration key (``select``, ``fanout.limiter-helpers`` ...) -> its default as TOML."""
-    out = {key: toml_value(default) for key, (_, default, _) in TOP_LEVEL.items()}
+    out = {key: "{}" if kind == CODE_TABLE else toml_value(default) for key, (kind, default, _) in TOP_LEVEL.items()}
     for table, options in FAMILY_TABLES.items():
         for key, (_, default) in options.items():
             out[f"{table}.{key}"] = toml_value(default)
@@ -407,7 +408,7 @@ class PerFileIgnores:
         import pathspec
 
         self.root = os.path.abspath(root)
-        self.rules = [(pathspec.PathSpec.from_lines("gitwildmatch", [glob]), codes) for glob, codes in pairs]
+        self.rules = [(pathspec.GitIgnoreSpec.from_lines([glob]), codes) for glob, codes in pairs]
         self._memo: dict[str, tuple[str, ...]] = {}
 
     def codes_for(self, path: str) -> tuple[str, ...]:

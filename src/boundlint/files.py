@@ -163,7 +163,7 @@ def _read_spec(path: str):
         return None
     import pathspec
 
-    return pathspec.PathSpec.from_lines("gitwildmatch", lines)
+    return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
 def _rel(rel_dir: str, name: str) -> str:
@@ -176,4 +176,4 @@ def _spec(patterns: Iterable[str]):
         return None
     import pathspec
 
-    return pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+    return pathspec.GitIgnoreSpec.from_lines(patterns)

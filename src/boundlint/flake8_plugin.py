@@ -1,0 +1,36 @@
+"""The flake8 plugin (entry point ``BND``): a thin adapter over ``engine.check_source``.
+
+flake8 owns rule selection (``--select``, ``--extend-select``, ``--ignore``,
+``per-file-ignores``) and ``# noqa`` in plugin mode, so the adapter runs
+every default rule with noqa left alone and hands flake8 0-based columns.
+The family analysis options come from the ``[tool.boundlint]`` table of the
+pyproject.toml nearest the checked file, which flake8 itself never reads.
+"""
+from __future__ import annotations
+
+import os
+from typing import Iterator
+
+from boundlint import __version__
+
+
+class Plugin:
+    """flake8 AST-plugin protocol: ``run()`` yields ``(line, col0, "BNDnnn message", type)``."""
+
+    name = "boundlint"
+    version = __version__
+
+    def __init__(self, tree: object, filename: str, lines: list[str]) -> None:
+        # *tree* is requested only because flake8 requires it of AST plugins; LibCST parses the text.
+        self.filename = filename
+        self.lines = lines
+
+    def run(self) -> Iterator[tuple[int, int, str, type]]:
+        """Yield each finding of the file for flake8 to filter and print."""
+        from boundlint.config import analysis_settings
+        from boundlint.engine import check_source
+
+        path = self.filename if self.filename not in ("-", "stdin") else os.getcwd()
+        settings = analysis_settings(path)
+        for f in check_source("".join(self.lines), self.filename, settings, apply_noqa=False):
+            yield f.line, f.column - 1, f"{f.code} {f.message}", type(self)
