@@ -146,7 +146,7 @@ def _check(args) -> int:
         pfi = PerFileIgnores(settings.per_file_ignores, root)
         findings = [f for f in findings if not pfi.ignored(f.path, f.code)]
     sources = _sources({f.path for f in findings}) if findings and (
-        args.show_source or args.baseline or args.write_baseline) else {}
+        args.show_source or args.baseline or args.write_baseline or args.format == "sarif") else {}
     if args.write_baseline:
         from boundlint.baseline import BaselineError, write_baseline
 
@@ -200,7 +200,7 @@ def _render(args, findings, results, settings, sources, hidden: int) -> str:
         from boundlint.report.sarif import format_sarif
 
         selected = {cls.code: cls for cls in enabled_rules(settings)}
-        return format_sarif(findings, selected)
+        return format_sarif(findings, selected, sources=sources)
     if args.format == "github":
         from boundlint.report.github import format_github
 

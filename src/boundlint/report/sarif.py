@@ -1,9 +1,11 @@
 """SARIF 2.1.0: one run, the enabled rules as ``tool.driver.rules``, 1-based regions.
 
-Paths are written relative to the current directory under the
-``%SRCROOT%`` base id (what GitHub code scanning expects from a checkout);
-paths outside it become absolute ``file:`` URIs.  Columns count Unicode
-code points (``columnKind``), as the findings do.
+Paths are written relative to the ``%SRCROOT%`` base id: the current
+directory (what GitHub code scanning expects from a checkout), or the
+common directory of the checked files when some lie outside it.  Columns
+count Unicode code points (``columnKind``), as the findings do.  With the
+sources at hand, each region carries its snippet and a context region of
+the whole flagged lines.
 """
 from __future__ import annotations
 
@@ -51,34 +53,65 @@ def rule_descriptor(cls: type) -> dict[str, object]:
     short = _first_paragraph(doc, "## What it does") or cls.name
     return {
         "id": cls.code,
-        "name": cls.name,
+        "name": "".join(part.title() for part in cls.name.split("-")),
         "shortDescription": {"text": short},
         "fullDescription": {"text": _first_paragraph(doc, "## Why is this bad?") or short},
         "help": {"text": cls.hint[0].upper() + cls.hint[1:] + ".", "markdown": doc},
         "helpUri": RULE_DOC_URI.format(code=cls.code),
         "defaultConfiguration": {"level": _level(cls.code)},
-        "properties": {"tags": ["boundlint", cls.family()]},
+        "properties": {"tags": ["boundlint", cls.family(), cls.name]},
     }
 
 
-def _uri(path: str, cwd: str) -> tuple[str, str | None]:
-    """``(uri, uriBaseId)``: relative under ``%SRCROOT%`` when *path* is under *cwd*."""
+def _inside(path: str, base: str) -> bool:
+    rel = os.path.relpath(path, base)
+    return rel != ".." and not rel.startswith(".." + os.sep)
+
+
+def _base(paths: Iterable[str], cwd: str) -> str:
+    """*cwd*, or the common directory of *paths* when one lies outside it."""
+    full = [os.path.abspath(p) for p in paths]
+    if all(_inside(p, cwd) for p in full):
+        return cwd
+    try:
+        return os.path.commonpath([os.path.dirname(p) for p in full])
+    except ValueError:  # paths on different drives
+        return cwd
+
+
+def _uri(path: str, base: str) -> tuple[str, str | None]:
+    """``(uri, uriBaseId)``: relative under ``%SRCROOT%`` when *path* is under *base*."""
     full = os.path.abspath(path)
-    rel = os.path.relpath(full, cwd)
-    if rel != ".." and not rel.startswith(".." + os.sep):
-        return quote(rel.replace(os.sep, "/")), "%SRCROOT%"
+    if _inside(full, base):
+        return quote(os.path.relpath(full, base).replace(os.sep, "/")), "%SRCROOT%"
     return Path(full).as_uri(), None
 
 
-def format_sarif(findings: Iterable[Finding], rules: Mapping[str, type], cwd: str | None = None) -> str:
+def _snippets(f: Finding, lines: list[str] | None) -> tuple[str | None, str | None]:
+    """``(region text, whole flagged lines)`` of *f* in *lines*, or Nones when unknown."""
+    if not lines or not 0 < f.line <= f.end_line <= len(lines):
+        return None, None
+    block = lines[f.line - 1:f.end_line]
+    context = "\n".join(block) + "\n"
+    if f.end_line == f.line:
+        text = block[0][f.column - 1:f.end_column - 1]
+    else:
+        text = "\n".join([block[0][f.column - 1:], *block[1:-1], block[-1][:f.end_column - 1]])
+    return text or None, context
+
+
+def format_sarif(findings: Iterable[Finding], rules: Mapping[str, type], cwd: str | None = None,
+                 sources: Mapping[str, list[str]] | None = None) -> str:
     """A SARIF 2.1.0 log (JSON text) of *findings*; *rules* maps code -> rule class for ``tool.driver.rules``.
 
     Every code that has a finding is described, whether or not it is in *rules*.
+    *sources* optionally maps a path to its lines, for snippets.
     """
     from boundlint.rules.base import all_rules
 
-    cwd = os.path.abspath(cwd or os.getcwd())
     findings = list(findings)
+    cwd = _base({f.path for f in findings}, os.path.abspath(cwd or os.getcwd()))
+    sources = sources or {}
     registry = all_rules()
     codes = sorted(set(rules) | {f.code for f in findings if f.code in registry})
     index = {code: i for i, code in enumerate(codes)}
@@ -88,14 +121,21 @@ def format_sarif(findings: Iterable[Finding], rules: Mapping[str, type], cwd: st
         artifact: dict[str, object] = {"uri": uri}
         if base:
             artifact["uriBaseId"] = base
-        region = {"startLine": f.line, "startColumn": f.column}
+        region: dict[str, object] = {"startLine": f.line, "startColumn": f.column}
         if (f.end_line, f.end_column) > (f.line, f.column):
             region.update(endLine=f.end_line, endColumn=f.end_column)
+        physical: dict[str, object] = {"artifactLocation": artifact, "region": region}
+        snippet, context = _snippets(f, sources.get(f.path))
+        if snippet is not None:
+            region["snippet"] = {"text": snippet}
+        # A context region must be a proper superset of the region (SARIF 3.29.5).
+        if context is not None and snippet is not None and snippet != context.rstrip("\n"):
+            physical["contextRegion"] = {"startLine": f.line, "endLine": f.end_line, "snippet": {"text": context}}
         result: dict[str, object] = {
             "ruleId": f.code,
             "level": _level(f.code),
             "message": {"text": f.message + (f"; {f.hint}" if f.hint else "")},
-            "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": region}}],
+            "locations": [{"physicalLocation": physical}],
         }
         if f.code in index:
             result["ruleIndex"] = index[f.code]
