@@ -7,10 +7,11 @@ line, ``#`` comments) names wheels on the package index.  Each is fetched with
 every ``*.py`` / ``*.pyi`` member is unpacked into ``OUT/<name>-<version>/``.
 Nothing is imported or executed.
 
-usage: python benchmarks/corpus.py [--list FILE] [--out DIR] [--subset]
+usage: python benchmarks/corpus.py [--list FILE] [--out DIR] [--subset | --small-only]
 
-``--subset`` also writes ``OUT/../corpus-small`` holding a fixed slice (the same
-files on every machine) used by CI-sized tests and quick benchmarks.
+``--subset`` also writes ``OUT/../small`` holding a fixed slice (the same files on
+every machine: the packages in SMALL_PACKAGES) used by CI-sized tests and quick
+benchmarks; ``--small-only`` downloads and writes just that slice.
 Exit status: 0 built, 2 a wheel could not be downloaded or the list is missing.
 """
 from __future__ import annotations
@@ -69,11 +70,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--list", type=Path, default=DEFAULT_LIST)
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     ap.add_argument("--subset", action="store_true", help="also build the small fixed subset")
+    ap.add_argument("--small-only", action="store_true", help="build only the small fixed subset")
     args = ap.parse_args(argv)
     if not args.list.is_file():
         print(f"corpus list not found: {args.list}", file=sys.stderr)
         return 2
     pins = read_pins(args.list)
+    if args.small_only:
+        pins = [p for p in pins if p.split("==")[0].lower() in SMALL_PACKAGES]
+        args.out = args.out.parent / "small"
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         try:

@@ -62,10 +62,14 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--verbose", "-v", action="store_true", help="say which config is used; tracebacks for internal errors")
     check.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: all cores)")
     check.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
+    check.add_argument("--cache-dir", dest="cache_dir", default=None,
+                       help="where results are cached (default: $BOUNDLINT_CACHE_DIR or ./.boundlint_cache)")
 
     rule = sub.add_parser("rule", help="print a rule's documentation")
     rule.add_argument("code", nargs="?")
     rule.add_argument("--all", action="store_true", help="list every rule")
+
+    _add_audit_parser(sub)
     return parser
 
 
@@ -79,6 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check(args)
         if args.command == "rule":
             return _rule(args)
+        if args.command == "audit":
+            return _audit(args)
         build_parser().print_help()
         return EXIT_ERROR
     except UsageError as exc:
@@ -136,7 +142,7 @@ def _check(args) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     try:
-        results = check_paths(args.paths, settings, jobs=args.jobs, root=root)
+        results = check_paths(args.paths, settings, jobs=args.jobs, root=root, cache=_cache(args, settings))
     except PathError as exc:
         raise UsageError(str(exc)) from None
     findings = [f for r in results for f in r.findings]
@@ -232,3 +238,52 @@ def _rule(args) -> int:
         raise UsageError(f"unknown rule {args.code!r}; `boundlint rule --all` lists them")
     sys.stdout.write(cls.doc())
     return EXIT_CLEAN
+
+
+def _cache(args, settings):
+    """The result cache for this run, or None with ``--no-cache``."""
+    if args.no_cache:
+        return None
+    from boundlint.cache import Cache, default_dir
+
+    return Cache(default_dir(args.cache_dir), settings.fingerprint())
+
+
+# -- audit ------------------------------------------------------------------------------
+
+def _add_audit_parser(sub) -> None:
+    audit = sub.add_parser("audit", help="report a whole codebase: findings summary and endpoint exposure map")
+    audit.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+    audit.add_argument("--format", choices=("terminal", "markdown", "html", "json"), default="terminal")
+    audit.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE instead of stdout")
+    audit.add_argument("--fail-on", type=_codes, dest="fail_on", metavar="CODE|FAMILY",
+                       help="exit 1 when a finding matches these codes or prefixes (e.g. BND1,BND203)")
+    audit.add_argument("--top", type=int, default=None, metavar="N",
+                       help="show the N riskiest handlers (0: all; default 30 in the terminal, all elsewhere)")
+    audit.add_argument("--config", metavar="FILE", help="read [tool.boundlint] from FILE instead of the nearest pyproject.toml")
+    audit.add_argument("--isolated", action="store_true", help="ignore every configuration file")
+    audit.add_argument("--select", type=_codes)
+    audit.add_argument("--ignore", type=_codes)
+    audit.add_argument("--extend-select", type=_codes, dest="extend_select")
+    audit.add_argument("--extend-ignore", type=_codes, dest="extend_ignore")
+    audit.add_argument("--exclude", type=_patterns)
+    audit.add_argument("--extend-exclude", type=_patterns, dest="extend_exclude")
+    audit.add_argument("--respect-gitignore", action=argparse.BooleanOptionalAction, default=None, dest="respect_gitignore")
+    audit.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    audit.add_argument("--verbose", "-v", action="store_true")
+    audit.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: all cores)")
+
+
+def _audit(args) -> int:
+    from boundlint.audit import AuditError, run_audit
+
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    for code in args.fail_on or ():
+        if not code.startswith("BND"):
+            raise UsageError(f"--fail-on: {code!r} is not a code or prefix such as BND1 or BND203")
+    settings, root = _settings(args)
+    try:
+        return run_audit(args, settings, root)
+    except AuditError as exc:
+        raise UsageError(str(exc)) from None

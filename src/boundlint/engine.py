@@ -32,6 +32,8 @@ class FileResult:
     path: str
     findings: list[Finding] = field(default_factory=list)
     lines: int = 0
+    # What extra collectors gathered (collector name -> picklable facts); None when none ran.
+    facts: dict | None = None
 
 
 def _meta_finding(code: str, path: str, reason: str, line: int = 1, column: int = 1) -> Finding:
@@ -50,15 +52,24 @@ def enabled_rules(settings: Settings) -> list[type]:
 
 
 def check_source(text: str, path: str, settings: Settings, rules: Sequence[type] | None = None,
-                 apply_noqa: bool = True) -> list[Finding]:
+                 apply_noqa: bool = True, prefilter: bool = True, collectors: Sequence = (),
+                 facts: dict | None = None) -> list[Finding]:
     """Findings for one module's source *text* (already decoded), sorted, noqa applied.
 
     A parse failure becomes one BND001 finding; a failing rule becomes
     BND002 while the other rules still report.  ``apply_noqa=False`` leaves
     ``# noqa`` comments to the caller (flake8 owns noqa in plugin mode).
     Rules with a ``check_text(text, path)`` classmethod (comment checks)
-    contribute its ``(line, column, message)`` findings.  Raises nothing for
-    bad input.
+    contribute its ``(line, column, message)`` findings.  With *prefilter*,
+    rules whose text prefilter cannot match are skipped, and a file no rule
+    can report on is not parsed with LibCST at all (CPython's parser checks its
+    syntax so BND001 is still reported).  Raises nothing for bad input.
+
+    ``collectors``: zero-argument factories (module-level, picklable) of
+    objects with rule-style ``visit_`` / ``leave_`` hooks, a ``name`` and a
+    ``facts(position)`` method; they run in the same traversal and their
+    facts are stored in the *facts* dict under their ``name``.  ``position``
+    maps a node to its 1-based ``(line, column, end_line)``.
     """
     import libcst as cst
 
@@ -68,6 +79,10 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
 
     if rules is None:
         rules = enabled_rules(settings)
+    if prefilter:
+        rules = [cls for cls in rules if cls.may_apply(text)]
+        if not rules and not collectors and _compiles(text):
+            return []  # nothing could report, and the syntax is fine: skip the LibCST parse
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
@@ -80,7 +95,7 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
     except Exception as exc:  # the parser itself failed on odd input
         return _filter([_meta_finding("BND001", path, f"parser error: {type(exc).__name__}: {exc}")], text, settings,
                        apply_noqa)
-    if not rules:
+    if not rules and not collectors:
         return []
     sink: list[Report] = []
     errors: list[Finding] = []
@@ -90,7 +105,8 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
         errors.append(_meta_finding("BND002", path, f"rule {rule.code} failed: {type(exc).__name__}: {exc}{where}"))
 
     ctx = Context(path, module, settings)
-    walker = Walker([cls(sink) for cls in rules], ctx, on_rule_error)
+    extra = [factory() for factory in collectors]
+    walker = Walker([cls(sink) for cls in rules] + extra, ctx, on_rule_error)
     try:
         walker.walk(module)
     except RecursionError:
@@ -98,6 +114,8 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
     except MemoryError:
         errors.append(_meta_finding("BND002", path, "out of memory while analysing the file"))
     findings = _positions(module, sink, path) + errors
+    if extra:
+        _collect_facts(extra, module, facts, findings, path)
     for cls in rules:
         check_text = getattr(cls, "check_text", None)
         if check_text is None:
@@ -108,6 +126,42 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
         except Exception as exc:  # same isolation as a failing traversal hook
             findings.append(_meta_finding("BND002", path, f"rule {cls.code} failed: {type(exc).__name__}: {exc}{_where(exc)}"))
     return _filter(findings, text, settings, apply_noqa)
+
+
+def _compiles(text: str) -> bool:
+    """True when CPython's own parser accepts *text* (about a tenth of LibCST's cost)."""
+    import ast
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def _collect_facts(extra: list, module, facts: dict | None, findings: list, path: str) -> None:
+    """Store each collector's facts in *facts*; a failing collector becomes BND002 like a rule."""
+    positions: dict = {}
+
+    def position(node) -> tuple[int, int, int]:
+        if not positions:
+            from libcst.metadata import MetadataWrapper, PositionProvider
+
+            positions.update(MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider))
+        pos = positions[node]
+        return pos.start.line, pos.start.column + 1, pos.end.line
+
+    for collector in extra:
+        try:
+            value = collector.facts(position)
+        except Exception as exc:  # same isolation as a failing rule
+            findings.append(_meta_finding("BND002", path, f"collector {collector.name} failed: {type(exc).__name__}: {exc}{_where(exc)}"))
+            continue
+        if facts is not None:
+            facts[collector.name] = value
 
 
 _AT = re.compile(r"error at (\d+):(\d+): (.*)")
@@ -177,8 +231,12 @@ def _filter(findings: list[Finding], text: str, settings: Settings, apply_noqa: 
     return sorted(kept)
 
 
-def check_file(path: str, settings: Settings, rules: Sequence[type] | None = None) -> FileResult:
-    """Read, decode and check one file; unreadable or undecodable input becomes BND001."""
+def check_file(path: str, settings: Settings, rules: Sequence[type] | None = None,
+               collectors: Sequence = (), prefilter: bool = True) -> FileResult:
+    """Read, decode and check one file; unreadable or undecodable input becomes BND001.
+
+    With *collectors* (see ``check_source``) the result's ``facts`` holds their facts.
+    """
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -189,12 +247,15 @@ def check_file(path: str, settings: Settings, rules: Sequence[type] | None = Non
     except DecodeError as exc:
         return FileResult(path, _filter([_meta_finding("BND001", path, f"cannot decode: {exc}", exc.line, exc.column)], "", settings))
     lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    return FileResult(path, check_source(text, path, settings, rules), lines)
+    if collectors:
+        facts: dict = {}
+        return FileResult(path, check_source(text, path, settings, rules, collectors=collectors, facts=facts), lines, facts)
+    return FileResult(path, check_source(text, path, settings, rules, prefilter=prefilter), lines)
 
 
 # -- isolation: worker processes ------------------------------------------------------
 
-def _worker_main(conn, settings: Settings) -> None:
+def _worker_main(conn, settings: Settings, collectors: Sequence = ()) -> None:
     """Worker loop: receive chunks of ``(index, path)``, report ``start`` / ``done`` per file."""
     sys.setrecursionlimit(RECURSION_LIMIT)
     rules = enabled_rules(settings)
@@ -205,7 +266,7 @@ def _worker_main(conn, settings: Settings) -> None:
                 return
             for index, path in chunk:
                 conn.send(("start", index))
-                conn.send(("done", index, check_file(path, settings, rules)))
+                conn.send(("done", index, check_file(path, settings, rules, collectors)))
             conn.send(("idle",))
     except (EOFError, BrokenPipeError, KeyboardInterrupt):
         return
@@ -228,9 +289,9 @@ def _context():
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _start_worker(mp, settings: Settings) -> _Worker:
+def _start_worker(mp, settings: Settings, collectors: Sequence = ()) -> _Worker:
     parent, child = mp.Pipe(duplex=True)
-    process = mp.Process(target=_worker_main, args=(child, settings), daemon=True)
+    process = mp.Process(target=_worker_main, args=(child, settings, tuple(collectors)), daemon=True)
     process.start()
     child.close()
     return _Worker(process, parent)
@@ -247,13 +308,15 @@ def _signal_reason(code: int | None) -> str:
     return f"the parser crashed (exit status {code})"
 
 
-def check_files(paths: Sequence[str], settings: Settings, jobs: int | None = None, progress=None) -> list[FileResult]:
+def check_files(paths: Sequence[str], settings: Settings, jobs: int | None = None, progress=None,
+                collectors: Sequence = ()) -> list[FileResult]:
     """Check *paths* in isolated worker processes; results sorted by path.
 
     ``jobs``: worker count (default: all cores; a handful of files uses one).
     ``progress``: optional callable ``(done, total)`` for progress display.
     A worker killed by a signal or exceeding ``settings.timeout`` on one file
     is replaced; that file is reported (BND001 crash, BND002 time limit).
+    ``collectors``: see ``check_source``; each result's ``facts`` holds theirs.
     """
     from multiprocessing.connection import wait
 
@@ -283,7 +346,7 @@ def check_files(paths: Sequence[str], settings: Settings, jobs: int | None = Non
 
     try:
         for _ in range(min(jobs, len(pending))):
-            w = _start_worker(mp, settings)
+            w = _start_worker(mp, settings, collectors)
             workers.append(w)
             feed(w)
         while len(results) < total:
@@ -299,14 +362,14 @@ def check_files(paths: Sequence[str], settings: Settings, jobs: int | None = Non
                 if w.conn not in ready:
                     if w.current is not None and time.monotonic() - w.started > settings.timeout:
                         _replace(w, workers, results, paths, settings, mp, pending,
-                                 f"skipped: checking took longer than {settings.timeout:g} s", "BND002")
+                                 f"skipped: checking took longer than {settings.timeout:g} s", "BND002", collectors)
                     continue
                 try:
                     msg = w.conn.recv()
                 except (EOFError, OSError):
                     w.process.join(1)
                     _replace(w, workers, results, paths, settings, mp, pending,
-                             _signal_reason(w.process.exitcode), "BND001")
+                             _signal_reason(w.process.exitcode), "BND001", collectors)
                     continue
                 if msg[0] == "start":
                     w.current, w.started = msg[1], time.monotonic()
@@ -335,7 +398,8 @@ def check_files(paths: Sequence[str], settings: Settings, jobs: int | None = Non
     return [results[i] for i in sorted(results, key=lambda i: paths[i])]
 
 
-def _replace(w: _Worker, workers: list, results: dict, paths, settings, mp, pending: deque, reason: str, code: str) -> None:
+def _replace(w: _Worker, workers: list, results: dict, paths, settings, mp, pending: deque, reason: str, code: str,
+             collectors: Sequence = ()) -> None:
     """Record the file *w* was on as failed, requeue the rest of its chunk, start a fresh worker."""
     if w.process.is_alive():
         w.process.kill()
@@ -348,7 +412,7 @@ def _replace(w: _Worker, workers: list, results: dict, paths, settings, mp, pend
     workers.remove(w)
     if rest:
         pending.appendleft([(i, paths[i]) for i in rest])
-    fresh = _start_worker(mp, settings)
+    fresh = _start_worker(mp, settings, collectors)
     workers.append(fresh)
     if not pending:
         return
@@ -359,11 +423,13 @@ def _replace(w: _Worker, workers: list, results: dict, paths, settings, mp, pend
 
 
 def check_paths(paths: Iterable[str], settings: Settings, jobs: int | None = None, progress=None,
-                root: str | None = None) -> list[FileResult]:
+                root: str | None = None, collectors: Sequence = (), cache=None) -> list[FileResult]:
     """Discover files under *paths* and check them; raises files.PathError for a missing path.
 
     *root* (the config file's directory) anchors ``exclude`` patterns and
     turns on ``respect_gitignore``; without it discovery behaves as before.
+    *cache* (a ``boundlint.cache.Cache``) serves unchanged files; it is not
+    used with *collectors*, whose facts are not cached.
     """
     from boundlint.files import discover
 
@@ -372,4 +438,48 @@ def check_paths(paths: Iterable[str], settings: Settings, jobs: int | None = Non
     else:
         files = discover(paths, settings.exclude + settings.extend_exclude, root=root,
                          respect_gitignore=settings.respect_gitignore)
-    return check_files(files, settings, jobs, progress)
+    if cache is not None and not collectors:
+        return check_files_cached(files, settings, cache, jobs, progress)
+    return check_files(files, settings, jobs, progress, collectors)
+
+
+def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: int | None = None,
+                       progress=None) -> list[FileResult]:
+    """``check_files`` behind the result cache (a ``boundlint.cache.Cache``, or None for none).
+
+    Each file's bytes are hashed; hits are served from the cache, misses are
+    checked in workers and stored, unless the result says the check itself
+    failed (BND002, or an unreadable file).  Results are sorted by path.
+    """
+    if cache is None:
+        return check_files(paths, settings, jobs, progress)
+    from boundlint.cache import content_key
+
+    results: list[FileResult] = []
+    misses: list[str] = []
+    keys: dict[str, str] = {}
+    for path in paths:
+        try:
+            with open(path, "rb") as fh:
+                key = content_key(fh.read())
+        except OSError:
+            misses.append(path)
+            continue
+        hit = cache.get(key, path)
+        if hit is None:
+            keys[path] = key
+            misses.append(path)
+        else:
+            results.append(FileResult(path, hit[0], hit[1]))
+    done = len(results)
+    if progress is not None and done:
+        progress(done, len(paths))
+    wrapped = None if progress is None else (lambda n, _total: progress(done + n, len(paths)))
+    for result in check_files(misses, settings, jobs, wrapped):
+        key = keys.get(result.path)
+        if key is not None and not any(f.code == "BND002" for f in result.findings):
+            cache.put(key, result.findings, result.lines)
+        results.append(result)
+    cache.flush()
+    results.sort(key=lambda r: r.path)
+    return results

@@ -62,6 +62,10 @@ class Rule:
     hint: ClassVar[str] = ""
     invalid: ClassVar[tuple[Example, ...]] = ()
     valid: ClassVar[tuple[Example, ...]] = ()
+    # A necessary condition on the source text: when it does not match, the rule
+    # cannot report on the file (None: always run).  Must never lose a finding;
+    # tests/test_prefilter.py proves it on real code.
+    prefilter: ClassVar["re.Pattern[str] | None"] = None
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -77,6 +81,11 @@ class Rule:
     def report(self, node: cst.CSTNode, **fields: object) -> None:
         """Record a finding on *node*, the message filled from *fields*."""
         self._sink.append(Report(self, node, self.message.format(**fields)))
+
+    @classmethod
+    def may_apply(cls, text: str) -> bool:
+        """False only when the rule cannot report anything on *text* (its prefilter does not match)."""
+        return cls.prefilter is None or cls.prefilter.search(text) is not None
 
     @classmethod
     def family(cls) -> str:

@@ -7,6 +7,7 @@ concurrency limit.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import libcst as cst
@@ -228,6 +229,7 @@ class UnboundedGather(Rule):
     failed call multiplies the damage.  Nothing applies backpressure.
     """)
     code, name = "BND101", "unbounded-gather"
+    prefilter = re.compile(r"\b(?:gather|wait|as_completed)\b")
     message = "`{call}` starts one coroutine per item of `{source}` with no concurrency limit"
     hint = "acquire an asyncio.Semaphore inside each coroutine, or gather fixed-size batches"
     invalid = (
@@ -325,6 +327,7 @@ class UnboundedTaskSpawn(Rule):
     thousands of concurrent calls to the dependency behind them.
     """)
     code, name = "BND102", "unbounded-task-spawn"
+    prefilter = re.compile(r"\b(?:create_task|ensure_future|start_soon|run_in_executor|start)\b")
     message = "`{call}` starts a task per item of `{source}` with no concurrency limit"
     hint = "bound it: a semaphore or CapacityLimiter acquired in the task, a fixed pool of workers reading a queue, or fixed-size batches"
     invalid = (
@@ -393,6 +396,7 @@ class ThreadPerItem(Rule):
     all hit the same dependency at once.
     """)
     code, name = "BND103", "thread-per-item"
+    prefilter = re.compile(r"\b(?:Thread|Process)\b")
     message = "`{call}` starts a thread per item of `{source}` with no limit"
     hint = "use a ThreadPoolExecutor with a fixed max_workers, or a fixed number of worker threads reading a queue"
     invalid = (
@@ -456,6 +460,7 @@ class PoolSizedFromInput(Rule):
     - `min(len(items), N)` with a constant `N`.
     """
     code, name = "BND104", "pool-sized-from-input"
+    prefilter = re.compile(r"(?:Executor|Pool)\b")
     message = "`{call}` fans out over a pool sized from the input (`{size}`)"
     hint = "give the pool a constant max_workers, e.g. min(len(items), 16)"
     invalid = (

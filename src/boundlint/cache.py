@@ -1,0 +1,147 @@
+"""Per-file result cache, keyed by content hash + effective settings + boundlint version.
+
+Layout (like ``.ruff_cache``): ``<cache-dir>/<version>/<settings fingerprint>/<xx>.json``,
+256 shards chosen by the first byte of the content hash (the fingerprint
+also covers boundlint's own code, see ``code_id``).  Each shard maps a
+content hash to ``[last_used, lines, findings]``; findings are stored without
+their path so a moved file still hits.  Shards are written atomically
+(temporary file + ``os.replace``), so concurrent runs (pre-commit starts
+several) never see a torn file: the last writer wins and the loser's entries
+are just recomputed later.  A damaged shard is ignored and rebuilt.  Each shard
+keeps at most ``max_entries // 256`` entries, evicting the least recently
+used, and directories of other boundlint versions are removed.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from boundlint import __version__
+from boundlint.finding import Finding
+
+DEFAULT_DIR = ".boundlint_cache"
+ENV_VAR = "BOUNDLINT_CACHE_DIR"
+MAX_ENTRIES = 200_000
+KEEP_VARIANTS = 8
+
+
+def content_key(data: bytes) -> str:
+    """Hex digest (32 chars) of a file's bytes."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def code_id() -> str:
+    """A digest of boundlint's own source files (names, sizes, mtimes).
+
+    Part of the cache key so that a changed rule (an upgrade, or an editable
+    install being worked on) never serves results computed by other code.
+    """
+    package = Path(__file__).resolve().parent
+    h = hashlib.blake2b(digest_size=8)
+    for path in sorted(package.rglob("*.py")):
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        h.update(f"{path.relative_to(package)}:{st.st_size}:{st.st_mtime_ns};".encode())
+    return h.hexdigest()
+
+
+def default_dir(explicit: str | None = None) -> Path:
+    """``--cache-dir``, else ``$BOUNDLINT_CACHE_DIR``, else ``./.boundlint_cache``."""
+    return Path(explicit or os.environ.get(ENV_VAR) or DEFAULT_DIR)
+
+
+class Cache:
+    """Findings per content hash for one settings fingerprint.
+
+    ``get(key, path)`` returns ``(findings, lines)`` or None; ``put`` records
+    a result; ``flush()`` writes the shards that changed.  Never raises for a
+    missing, unreadable or damaged cache: it just misses.
+    """
+
+    def __init__(self, root: Path, fingerprint: str, max_entries: int = MAX_ENTRIES) -> None:
+        self.root = root
+        self.dir = root / __version__ / f"{fingerprint}-{code_id()}"
+        self.per_shard = max(16, max_entries // 256)
+        self._shards: dict[str, dict[str, list]] = {}
+        self._dirty: set[str] = set()
+        self._now = int(time.time())
+
+    def _shard(self, name: str) -> dict[str, list]:
+        shard = self._shards.get(name)
+        if shard is None:
+            try:
+                with open(self.dir / f"{name}.json", encoding="utf-8") as fh:
+                    shard = json.load(fh)
+                if not isinstance(shard, dict):
+                    shard = {}
+            except (OSError, ValueError):
+                shard = {}
+            self._shards[name] = shard
+        return shard
+
+    def get(self, key: str, path: str) -> tuple[list[Finding], int] | None:
+        """Cached ``(findings, lines)`` for content *key*, re-attached to *path*; None on a miss."""
+        entry = self._shard(key[:2]).get(key)
+        try:
+            _, lines, raw = entry
+            findings = [Finding(path, *item) for item in raw]
+        except (TypeError, ValueError):
+            return None
+        if entry[0] != self._now:
+            entry[0] = self._now
+            self._dirty.add(key[:2])
+        return findings, int(lines)
+
+    def put(self, key: str, findings: list[Finding], lines: int) -> None:
+        """Record the result for content *key*."""
+        raw = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.hint] for f in findings]
+        self._shard(key[:2])[key] = [self._now, lines, raw]
+        self._dirty.add(key[:2])
+
+    def flush(self) -> None:
+        """Write changed shards atomically; evict least recently used entries past the cap."""
+        if not self._dirty:
+            return
+        try:
+            self._prepare()
+        except OSError:
+            return
+        for name in sorted(self._dirty):
+            shard = self._shards[name]
+            if len(shard) > self.per_shard:
+                keep = sorted(shard.items(), key=lambda kv: kv[1][0] if isinstance(kv[1], list) and kv[1] else 0)
+                shard = dict(keep[-self.per_shard:])
+            try:
+                fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=f".{name}.", suffix=".tmp")
+                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                    json.dump(shard, fh, separators=(",", ":"))
+                os.replace(tmp, self.dir / f"{name}.json")
+            except OSError:
+                try:
+                    os.unlink(tmp)
+                except (OSError, UnboundLocalError):
+                    pass
+        self._dirty.clear()
+
+    def _prepare(self) -> None:
+        new_root = not self.root.exists()
+        self.dir.mkdir(parents=True, exist_ok=True)
+        if new_root or not (self.root / "CACHEDIR.TAG").exists():
+            (self.root / "CACHEDIR.TAG").write_text(
+                "Signature: 8a477f597d28d172789f06886806bc55\n# boundlint result cache; safe to delete\n")
+            (self.root / ".gitignore").write_text("*\n")
+        for child in self.root.iterdir():
+            if child.is_dir() and child.name != __version__:
+                shutil.rmtree(child, ignore_errors=True)  # another version's results can never hit
+        # Keep the newest few settings/code variants of this version.
+        variants = sorted((d for d in self.dir.parent.iterdir() if d.is_dir()), key=lambda d: d.stat().st_mtime)
+        for old in variants[:-KEEP_VARIANTS]:
+            if old != self.dir:
+                shutil.rmtree(old, ignore_errors=True)
