@@ -226,6 +226,8 @@ class Context:
         self.scope.bindings = self.index.constants
         self.frame = FunctionFrame(self.scope)
         self.ancestors: list[cst.CSTNode] = []
+        # Per-file state several rules share (e.g. the fan-out worker index), keyed by owner module.
+        self.cache: dict[str, object] = {}
 
     # -- questions rules ask -------------------------------------------------
     def qualname(self, node: cst.BaseExpression) -> str | None:

@@ -1,0 +1,173 @@
+"""Recognising network clients, sessions, pools and connections, and one-shot request helpers.
+
+``client_constructor(call, ctx)`` names the client a call builds (by the
+canonical qualified name of the callee, through any import form; the
+``client-factories`` option adds more).  ``sessionless_request(call, ctx)``
+names a module-level convenience call that opens a fresh connection per
+call (``requests.get``, ``httpx.post``, ``urllib.request.urlopen``).
+``reused(ctx)`` says why a client built inside a loop is still built once:
+it is cached on an attribute or in a dict, returned, or built by a
+failover loop that stops at the first success.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from boundlint.analysis.context import Context, Loop
+from boundlint.analysis.names import dotted
+
+CLIENT_FACTORIES = frozenset({
+    # HTTP
+    "aiohttp.ClientSession", "aiohttp.TCPConnector", "aiohttp.client.ClientSession",
+    "httpx.Client", "httpx.AsyncClient",
+    "requests.Session", "requests.session", "requests.sessions.Session",
+    "urllib3.PoolManager", "urllib3.ProxyManager", "urllib3.HTTPConnectionPool", "urllib3.HTTPSConnectionPool",
+    "urllib3.connection_from_url", "urllib3.poolmanager.PoolManager",
+    "http.client.HTTPConnection", "http.client.HTTPSConnection",
+    # sockets
+    "socket.socket", "socket.create_connection",
+    # caches
+    "redis.Redis", "redis.StrictRedis", "redis.Redis.from_url", "redis.StrictRedis.from_url", "redis.from_url",
+    "redis.client.Redis", "redis.client.StrictRedis", "redis.ConnectionPool", "redis.RedisCluster",
+    "redis.asyncio.Redis", "redis.asyncio.StrictRedis", "redis.asyncio.Redis.from_url", "redis.asyncio.from_url",
+    "redis.asyncio.client.Redis", "redis.asyncio.ConnectionPool", "redis.asyncio.RedisCluster",
+    "aioredis.Redis", "aioredis.from_url", "aioredis.create_redis_pool", "aioredis.create_redis",
+    "pymemcache.Client", "pymemcache.HashClient", "pymemcache.PooledClient",
+    "pymemcache.client.base.Client", "pymemcache.client.base.PooledClient", "pymemcache.client.hash.HashClient",
+    "aiomcache.Client",
+    # databases
+    "asyncpg.connect", "asyncpg.create_pool",
+    "psycopg.connect", "psycopg.Connection.connect", "psycopg.AsyncConnection.connect",
+    "psycopg_pool.ConnectionPool", "psycopg_pool.AsyncConnectionPool",
+    "psycopg2.connect", "psycopg2.pool.SimpleConnectionPool", "psycopg2.pool.ThreadedConnectionPool",
+    "pymysql.connect", "aiomysql.connect", "aiomysql.create_pool", "mysql.connector.connect",
+    "pymongo.MongoClient", "motor.motor_asyncio.AsyncIOMotorClient", "motor.motor_tornado.MotorClient",
+    "motor.MotorClient", "motor.AsyncIOMotorClient",
+    "elasticsearch.Elasticsearch", "elasticsearch.AsyncElasticsearch",
+    "sqlalchemy.create_engine", "sqlalchemy.ext.asyncio.create_async_engine",
+    # RPC, cloud, queues
+    "grpc.insecure_channel", "grpc.secure_channel", "grpc.aio.insecure_channel", "grpc.aio.secure_channel",
+    "boto3.client", "boto3.resource", "boto3.Session", "boto3.session.Session",
+    "aioboto3.Session", "aioboto3.session.Session",
+    "aiokafka.AIOKafkaProducer", "aiokafka.AIOKafkaConsumer", "kafka.KafkaProducer", "kafka.KafkaConsumer",
+    "pika.BlockingConnection", "aio_pika.connect", "aio_pika.connect_robust",
+})
+SESSIONLESS_CALLS = frozenset({
+    *(f"requests.{m}" for m in ("get", "post", "put", "patch", "delete", "head", "options", "request")),
+    *(f"requests.api.{m}" for m in ("get", "post", "put", "patch", "delete", "head", "options", "request")),
+    *(f"httpx.{m}" for m in ("get", "post", "put", "patch", "delete", "head", "options", "request", "stream")),
+    "urllib.request.urlopen", "urllib2.urlopen", "aiohttp.request",
+})
+# Methods that store what they are given, so a client passed to them is kept for reuse.
+_STORES = frozenset({"append", "add", "put", "put_nowait", "__setitem__"})
+
+
+def client_factories(ctx: Context) -> frozenset[str]:
+    """The built-in client factories plus the ``client-factories`` option."""
+    cached = ctx.cache.get("clients.factories")
+    if cached is None:
+        extra = ctx.settings.option("client-factories", None)
+        if isinstance(extra, str):
+            extra = [v.strip() for v in extra.split(",") if v.strip()]
+        cached = ctx.cache["clients.factories"] = CLIENT_FACTORIES | frozenset(extra or ())
+    return cached  # type: ignore[return-value]
+
+
+def client_constructor(call: cst.Call, ctx: Context) -> str | None:
+    """The qualified name of the client, session, pool or connection *call* builds, else None."""
+    q = ctx.qualname(call.func)
+    if q is None:
+        return None
+    if q in client_factories(ctx):
+        return q
+    return None
+
+
+def sessionless_request(call: cst.Call, ctx: Context) -> str | None:
+    """The qualified name when *call* is a one-shot request helper that opens its own connection."""
+    q = ctx.qualname(call.func)
+    return q if q in SESSIONLESS_CALLS else None
+
+
+def sessionless_name(expr: cst.BaseExpression, ctx: Context) -> str | None:
+    """The qualified name when *expr* (a callable passed as a worker) is such a helper."""
+    q = ctx.qualname(expr)
+    return q if q in SESSIONLESS_CALLS else None
+
+
+def _index(ctx: Context, node: cst.CSTNode) -> int:
+    for i in range(len(ctx.ancestors) - 1, -1, -1):
+        if ctx.ancestors[i] is node:
+            return i
+    return -1
+
+
+def reused(call: cst.Call, ctx: Context, loop: Loop | None) -> str | None:
+    """Why the client *call* builds is built once rather than per item, or None.
+
+    Counts a client stored on an attribute or in a mapping (``self._session =
+    ...``, ``clients[host] = ...``, ``pool.append(Client())``), one
+    returned or yielded from the loop, one built under a lazy-initialisation
+    test (``if self._client is None:`` / ``if key not in clients:``), and,
+    when *loop* is given, a failover loop that leaves at its first success
+    (``for addr in getaddrinfo(...): try: ...; break``).
+    """
+    parent = ctx.parent()
+    node: cst.CSTNode = call
+    if isinstance(parent, cst.Await):
+        node, parent = parent, ctx.parent(2)
+    if isinstance(parent, (cst.Assign, cst.AnnAssign)):
+        targets = [t.target for t in parent.targets] if isinstance(parent, cst.Assign) else [parent.target]
+        if any(isinstance(t, (cst.Attribute, cst.Subscript)) for t in targets):
+            return "kept on an attribute or in a mapping"
+    if isinstance(parent, (cst.Return, cst.Yield)):
+        return "returned to the caller"
+    if isinstance(parent, cst.Arg):
+        outer = ctx.parent(2)
+        if isinstance(outer, cst.Call) and isinstance(outer.func, cst.Attribute) and outer.func.attr.value in _STORES:
+            return "kept in a collection"
+    start = _index(ctx, loop.node) if loop is not None else 0
+    for anc in ctx.ancestors[start + 1:]:
+        if isinstance(anc, cst.If) and _lazy_test(anc.test):
+            return "built once under a lazy-initialisation check"
+    if loop is not None and loop.kind in ("for", "while") and _exits_on_success(loop.node):
+        return "a failover loop that stops at the first success"
+    return None
+
+
+def _lazy_test(test: cst.BaseExpression) -> bool:
+    """``x is None``, ``not x``, ``key not in clients``, ``not hasattr(...)``."""
+    if isinstance(test, cst.BooleanOperation):
+        return _lazy_test(test.left) or _lazy_test(test.right)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = test.expression
+        return isinstance(inner, (cst.Name, cst.Attribute)) or (isinstance(inner, cst.Call) and dotted(inner.func) == "hasattr")
+    if isinstance(test, cst.Comparison):
+        for comp in test.comparisons:
+            if isinstance(comp.operator, cst.NotIn):
+                return True
+            if isinstance(comp.operator, (cst.Is, cst.Equal)) and isinstance(comp.comparator, cst.Name) and comp.comparator.value == "None":
+                return True
+    return False
+
+
+def _exits_on_success(loop_node: cst.CSTNode) -> bool:
+    """True when the loop body leaves unconditionally after its work (top level, or a top-level try/with body)."""
+    body = getattr(loop_node, "body", None)
+    if not isinstance(body, cst.IndentedBlock):
+        return False
+    return _block_exits(body)
+
+
+def _block_exits(block: cst.BaseSuite) -> bool:
+    if isinstance(block, cst.SimpleStatementSuite):
+        return any(isinstance(s, (cst.Break, cst.Return)) for s in block.body)
+    for stmt in block.body:
+        if isinstance(stmt, cst.SimpleStatementLine) and any(isinstance(s, (cst.Break, cst.Return)) for s in stmt.body):
+            return True
+        if isinstance(stmt, cst.Try):
+            if _block_exits(stmt.body) or (stmt.orelse is not None and _block_exits(stmt.orelse.body)):
+                return True
+        if isinstance(stmt, cst.With) and _block_exits(stmt.body):
+            return True
+    return False

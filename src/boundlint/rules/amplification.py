@@ -1,0 +1,475 @@
+"""BND3xx failure amplification: a log line per failed item, a retry with no pause.
+
+In the incident every failed cache call was logged: millions of blocking log
+writes per second turned a cache problem into a thread explosion, GC pauses
+and OOM restarts.  These rules find the error handling that multiplies a
+failure by the number of items (or by the speed of a spinning loop).  What
+counts as a logger, a guard and a pause is decided in
+``boundlint.analysis.logging_calls``; which functions run once per item of a
+fan-out, in ``boundlint.analysis.workers``.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from boundlint.analysis.context import Context, Loop
+from boundlint.analysis.limits import iter_nodes
+from boundlint.analysis.logging_calls import (
+    LogCall, describe, function_node, guarded, handler_loop, iterations_bounded, log_call, loop_source,
+    loop_storm_limit, paced, rate_limited, retry_decorated,
+)
+from boundlint.analysis.names import dotted
+from boundlint.analysis.walk import children
+from boundlint.analysis.workers import worker_index
+from boundlint.rules.base import Example, Rule, short
+
+_LOGGERS_DOC = """
+    ## What counts as a log line
+    A call at warning level or above: `warning` / `warn` / `error` /
+    `exception` / `critical` / `fatal` (and structlog's `aerror` ...) or
+    `log(level, ...)` with a level of WARNING or more, on a logger, on the
+    `logging` module, `traceback.print_exc()` / `print_exception()` and
+    `print(..., file=sys.stderr)`.  A logger is recognised by how it was made
+    (`logging.getLogger`, `structlog.get_logger`, `loguru.logger`, a
+    `get_logger` / `get_task_logger` helper, `getChild` / `bind` on a
+    logger), else by its name: `logger`, `log`, `LOG`, `_logger`, `_LOGGER`,
+    `self.logger`, `self.log`, any name ending in `logger`, and the names in
+    the `logger-names` option.  A name that merely starts with "log" is not
+    a logger (`self.login_task.exception()` is no log call).
+"""
+
+_OPTIONS_DOC = """
+    ## Options
+    In `[tool.boundlint.amplification]`: `logger-names` adds logger names;
+    `rate-limited-loggers` lists loggers or helpers (as written, e.g.
+    `throttled_log`, or by qualified name) that rate-limit what they write.
+"""
+
+
+def _loop_text(loop: Loop) -> str:
+    source = loop_source(loop)
+    return f"`{source}`" if loop.kind == "while" else f"a loop over `{source}`"
+
+
+# -- BND301 --------------------------------------------------------------------------
+
+class LogStormInLoop(Rule):
+    __doc__ = """
+    ## What it does
+    Flags a log call at warning level or above in an `except` handler inside a
+    `for` / `async for` / `while` loop over an unbounded source: the handler
+    writes one log line per failed iteration.
+
+    ## Why is this bad?
+    Failures come in bursts.  When the dependency behind the loop goes down,
+    every item fails, and the loop writes one (often blocking, often
+    traceback-sized) log line per item, thousands per second.  The logging
+    pipeline becomes the bottleneck: threads block on the handler's lock,
+    disks and log shippers fill, and the service falls over for a reason
+    unrelated to the original fault.
+
+    ## What counts as a limit
+    - a loop over a bounded source (the shared rules of BND1xx: a literal,
+      `range(N)` with a constant `N`, a slice `xs[:N]`, a constant name ...);
+      fixed-size batches bound concurrency but not the number of iterations,
+      so a loop over batches still counts; a `while n < limit` loop whose
+      counter is incremented inside is a counted retry;
+    - a counter or sampling guard around the call: `if errors < N` on a
+      counter the loop increments, `if i % N == 0`, a `random` sample, or a
+      once-only flag the branch sets (`if not warned: warned = True`,
+      `if key not in seen: seen.add(key)`);
+    - a `raise`, `return` or `break` right after the log call: the error
+      leaves the loop, so it is logged once;
+    - a pause on the failing path: `time.sleep` / `asyncio.sleep` / anyio /
+      trio sleep of at least 0.1 s (or of a computed delay), or
+      `Event.wait(timeout)`, in the handler or among the loop body's
+      statements, so the loop writes at most a few lines a second;
+    - a rate-limited logger or helper (see Options);
+    - `debug` / `info` levels, and logging after the loop.
+    """ + _LOGGERS_DOC + _OPTIONS_DOC
+    code, name = "BND301", "log-storm-in-loop"
+    message = "`{call}` {what} on every failed iteration of {loop}"
+    hint = "count failures and log once after the loop, rate-limit or sample the log line, or emit a metric instead"
+    invalid = (
+        Example("error_per_item", """
+            import logging
+
+            log = logging.getLogger(__name__)
+
+            def flush(samples):
+                for name, value in samples.items():
+                    try:
+                        send(name, value)
+                    except OSError as exc:
+                        log.error("error sending metric %s: %s", name, exc)  # error: BND301 col 13
+            """),
+        Example("consumer_loop", """
+            import logging
+
+            logger = logging.getLogger(__name__)
+
+            def run(consumer):
+                while True:
+                    message = consumer.poll()
+                    try:
+                        handle(message)
+                    except ValueError:
+                        logger.exception("cannot handle %s", message.offset)  # error: BND301 col 13
+            """),
+    )
+    valid = (
+        Example("count_and_log_once", """
+            import logging
+
+            log = logging.getLogger(__name__)
+
+            def flush(samples):
+                failed = 0
+                for name, value in samples.items():
+                    try:
+                        send(name, value)
+                    except OSError:
+                        failed += 1
+                if failed:
+                    log.error("%d of %d metrics not sent", failed, len(samples))
+            """),
+        Example("sampled", """
+            import logging
+
+            log = logging.getLogger(__name__)
+
+            def flush(samples):
+                errors = 0
+                for name, value in samples.items():
+                    try:
+                        send(name, value)
+                    except OSError:
+                        errors += 1
+                        if errors <= 10:
+                            log.warning("error sending %s", name)
+            """),
+        Example("reraised", """
+            import logging
+
+            log = logging.getLogger(__name__)
+
+            def flush(samples):
+                for name, value in samples.items():
+                    try:
+                        send(name, value)
+                    except OSError:
+                        log.error("error sending %s", name)
+                        raise
+            """),
+    )
+
+    def visit_Call(self, node: cst.Call, ctx: Context) -> None:
+        if not ctx.frame.handlers or not ctx.frame.loops:
+            return
+        log = log_call(node, ctx)
+        if log is None or rate_limited(log, ctx):
+            return
+        found = handler_loop(ctx)
+        if found is None or found[1] is None:
+            return
+        handler, loop = found
+        if loop_storm_limit(ctx, handler, loop) is None:
+            self.report(node, call=log.text, what=describe(log), loop=_loop_text(loop))
+
+
+# -- BND302 --------------------------------------------------------------------------
+
+class LogStormInWorker(Rule):
+    __doc__ = """
+    ## What it does
+    Flags a log call at warning level or above in an `except` handler of a
+    function or coroutine that a fan-out in the same module runs once per
+    item: the coroutines of a `gather` over a comprehension, the target of
+    `create_task` / `ensure_future` / `start_soon` / `run_in_executor` /
+    `Thread(...).start()` in an unbounded loop, the function an executor
+    `submit`s or `map`s over an unbounded collection.  The finding is on the
+    log call; the message names the fan-out site.
+
+    ## Why is this bad?
+    When the dependency fails, every item's worker fails, so the fan-out
+    writes one log line per item, all at once.  A concurrency limit does not
+    help: a bounded pool still logs once per failed item.  In the incident,
+    20,000 tasks per request each logged their failed cache call.
+
+    ## What counts as a limit
+    - the fan-out runs over a bounded source (`gather(a(), b())`, a literal,
+      `range(N)` with a constant `N`), or it starts a fixed pool of workers
+      (`for _ in range(8): tg.start_soon(worker, queue)`);
+    - a counter, sampling or once-only guard around the call (as in BND301);
+    - a rate-limited logger or helper (see Options);
+    - `debug` / `info` levels.  A `raise` after the log does not help: each
+      worker still logs before it raises.
+
+    A log call in a loop inside the worker is BND301's finding, not this one.
+    """ + _LOGGERS_DOC + _OPTIONS_DOC
+    code, name = "BND302", "log-storm-in-worker"
+    message = "`{call}` {what} for every failed item: `{worker}` runs per item of `{site}`"
+    hint = ("let failures propagate (gather(..., return_exceptions=True)) and log one summary after the fan-out, "
+            "or rate-limit or sample the log line, or emit a metric instead")
+    invalid = (
+        Example("per_item_coroutine", """
+            import asyncio
+            import logging
+
+            logger = logging.getLogger(__name__)
+
+            async def hydrate(cache, uri, sem):
+                async with sem:
+                    try:
+                        return await cache.get(uri)
+                    except ConnectionError:
+                        logger.error("cache read failed for %s", uri)  # error: BND302 col 13
+                        return None
+
+            async def get_posts(cache, uris):
+                sem = asyncio.Semaphore(32)
+                return await asyncio.gather(*(hydrate(cache, uri, sem) for uri in uris))
+            """),
+    )
+    valid = (
+        Example("summary_after_gather", """
+            import asyncio
+            import logging
+
+            logger = logging.getLogger(__name__)
+
+            async def hydrate(cache, uri, sem):
+                async with sem:
+                    return await cache.get(uri)
+
+            async def get_posts(cache, uris):
+                sem = asyncio.Semaphore(32)
+                results = await asyncio.gather(*(hydrate(cache, uri, sem) for uri in uris), return_exceptions=True)
+                failed = sum(isinstance(r, Exception) for r in results)
+                if failed:
+                    logger.warning("%d of %d cache reads failed", failed, len(results))
+                return [r for r in results if not isinstance(r, Exception)]
+            """),
+        Example("fixed_worker_pool", """
+            import anyio
+            import logging
+
+            logger = logging.getLogger(__name__)
+
+            async def worker(queue):
+                try:
+                    await drain(queue)
+                except OSError:
+                    logger.error("worker stopped")
+
+            async def main(queue):
+                async with anyio.create_task_group() as tg:
+                    for _ in range(8):
+                        tg.start_soon(worker, queue)
+            """),
+    )
+
+    def __init__(self, sink):
+        super().__init__(sink)
+        self._candidates: list[tuple[cst.Call, cst.CSTNode, LogCall]] = []
+
+    def visit_Call(self, node: cst.Call, ctx: Context) -> None:
+        worker_index(ctx).note_call(node, ctx)
+        if not ctx.frame.handlers:
+            return
+        log = log_call(node, ctx)
+        if log is None or rate_limited(log, ctx):
+            return
+        found = handler_loop(ctx)
+        if found is None:
+            return
+        handler, loop = found
+        if loop is not None and loop_storm_limit(ctx, handler, loop) is None:
+            return  # BND301 reports it
+        func = function_node(ctx)
+        if func is None or guarded(ctx, func, func):
+            return
+        self._candidates.append((node, func, log))
+
+    def leave_Module(self, node: cst.Module, ctx: Context) -> None:
+        index = worker_index(ctx)
+        for call, func, log in self._candidates:
+            site = index.site_of(func)
+            if site is not None:
+                self.report(call, call=log.text, what=describe(log), worker=_func_name(func), site=site.describe())
+        self._candidates.clear()
+
+
+def _func_name(node: cst.CSTNode) -> str:
+    return node.name.value if isinstance(node, cst.FunctionDef) else "<lambda>"
+
+
+# -- BND303 --------------------------------------------------------------------------
+
+_WAITING_ERRORS = ("timeout", "timedout", "empty", "wouldblock")
+_PROMPTS = frozenset({"input", "raw_input", "getpass", "prompt", "ask", "confirm"})
+_ENDLESS_ITERS = frozenset({"itertools.count", "itertools.repeat", "itertools.cycle"})
+
+
+class RetryWithoutBackoff(Rule):
+    __doc__ = """
+    ## What it does
+    Flags the `except` handler of a retry loop (a `while True` or other
+    unbounded loop whose `try` leaves the loop on success) that goes straight
+    back to the failing call, by `continue` or by falling through, with no
+    sleep or backoff on the way.
+
+    ## Why is this bad?
+    A retry with no pause is a hot spin.  When the dependency is down, the
+    loop calls it as fast as the CPU allows, multiplying the load on the
+    failing service exactly when it needs relief, and every process doing
+    the same thing makes recovery impossible (a retry storm).
+
+    ## What counts as a limit
+    - a pause anywhere in the loop: `time.sleep`, `asyncio.sleep`,
+      `anyio.sleep`, `trio.sleep` of at least 0.1 s (or of a computed delay),
+      `Event.wait(timeout)`, a `backoff` helper;
+    - a tenacity, backoff or stamina retry decorator on the function;
+    - a bounded loop (a constant `range`, a `while n < limit` counter that
+      the loop increments), or a handler that can leave the loop (a
+      `raise`, `return` or `break` anywhere in it, e.g. once a counter
+      reaches its limit);
+    - a handler for a timeout or an empty queue (`TimeoutError`,
+      `queue.Empty`): the failing call already waited;
+    - a loop that waits for user input (`input()`).
+    """
+    code, name = "BND303", "retry-without-backoff"
+    message = "`except {error}` sends `{loop}` straight back to `{call}` with no sleep or backoff"
+    hint = "wait before retrying: exponential backoff with jitter (tenacity, backoff, stamina) and a cap on attempts"
+    invalid = (
+        Example("reconnect_spin", """
+            import psycopg2
+
+            def connect(dsn):
+                while True:
+                    try:
+                        return psycopg2.connect(dsn)
+                    except psycopg2.OperationalError:  # error: BND303 col 9
+                        continue
+            """),
+    )
+    valid = (
+        Example("exponential_backoff", """
+            import random
+            import time
+
+            import psycopg2
+
+            def connect(dsn):
+                delay = 0.5
+                while True:
+                    try:
+                        return psycopg2.connect(dsn)
+                    except psycopg2.OperationalError:
+                        time.sleep(delay + random.random() * delay)
+                        delay = min(delay * 2, 30)
+            """),
+    )
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx: Context) -> None:
+        loops = ctx.frame.loops
+        if not loops or len(ctx.ancestors) < 4:
+            return
+        loop = loops[-1]
+        try_node, block = ctx.ancestors[-2], ctx.ancestors[-3]
+        if ctx.ancestors[-4] is not loop.node or getattr(loop.node, "body", None) is not block:
+            return  # the try is not a statement of the loop body
+        if not self._endless(loop, ctx) or not _retry_shape(loop, try_node, block):
+            return
+        if _handler_leaves(node) or _waiting_error(node) or _prompts(try_node, ctx):
+            return
+        call = next((n for n in iter_nodes(try_node.body) if isinstance(n, cst.Call)), None)
+        if call is None or paced([loop.node], ctx) or retry_decorated(ctx):
+            return
+        error = short(node.type, 60) if node.type is not None else "BaseException"
+        self.report(node, error=error, loop=_loop_head(loop), call=short(call.func) + "(...)")
+
+    @staticmethod
+    def _endless(loop: Loop, ctx: Context) -> bool:
+        if loop.kind == "while":
+            return iterations_bounded(loop, ctx) is None
+        if loop.kind == "for" and isinstance(loop.iter, cst.Call):
+            name = ctx.qualname(loop.iter.func) or ""
+            return name in _ENDLESS_ITERS and not (name == "itertools.repeat" and len(loop.iter.args) > 1)
+        return False
+
+
+def _loop_head(loop: Loop) -> str:
+    if loop.kind == "while":
+        return "while " + short(loop.test)
+    return "for ... in " + short(loop.iter)
+
+
+def _top_exit(block: cst.BaseSuite | None) -> bool:
+    """True when *block* has an unconditional ``break`` / ``return`` among its own statements."""
+    if block is None:
+        return False
+    if isinstance(block, cst.SimpleStatementSuite):
+        return any(isinstance(s, (cst.Break, cst.Return)) for s in block.body)
+    for stmt in block.body:
+        if isinstance(stmt, cst.SimpleStatementLine) and any(isinstance(s, (cst.Break, cst.Return)) for s in stmt.body):
+            return True
+        if isinstance(stmt, cst.With) and _top_exit(stmt.body):
+            return True
+    return False
+
+
+def _retry_shape(loop: Loop, try_node: cst.CSTNode, block: cst.IndentedBlock) -> bool:
+    """True when success leaves the loop: ``break`` / ``return`` in the try (or its ``else``), after it, or a flag the test reads."""
+    if _top_exit(try_node.body) or (try_node.orelse is not None and _top_exit(try_node.orelse.body)):
+        return True
+    statements = list(block.body)
+    at = next(i for i, s in enumerate(statements) if s is try_node)
+    after = statements[at + 1:]
+    if after and isinstance(after[0], cst.SimpleStatementLine) and any(isinstance(s, (cst.Break, cst.Return)) for s in after[0].body):
+        return True
+    if loop.kind == "while" and loop.test is not None:
+        flags = {dotted(n) for n in iter_nodes(loop.test) if isinstance(n, (cst.Name, cst.Attribute))} - {None, "True"}
+        for n in iter_nodes(try_node.body):
+            if isinstance(n, cst.Assign) and any(dotted(t.target) in flags for t in n.targets):
+                return True
+    return False
+
+
+def _handler_leaves(handler: cst.ExceptHandler) -> bool:
+    """True when the handler can leave the loop: a ``raise`` / ``return`` / ``break`` anywhere in it (not in a nested loop)."""
+    stack = list(handler.body.body) if isinstance(handler.body, cst.IndentedBlock) else [handler.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.Raise, cst.Return)):
+            return True
+        if isinstance(node, cst.Break):
+            return True
+        if isinstance(node, (cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(node, cst.Call):
+            name = dotted(node.func) or ""
+            if name in ("sys.exit", "exit", "os._exit", "quit"):
+                return True
+        stack.extend(children(node))
+    return False
+
+
+def _waiting_error(handler: cst.ExceptHandler) -> bool:
+    if handler.type is None:
+        return False
+    types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    for t in types:
+        name = (dotted(t) or "").rsplit(".", 1)[-1].lower()
+        if any(word in name for word in _WAITING_ERRORS):
+            return True
+    return False
+
+
+def _prompts(try_node: cst.CSTNode, ctx: Context) -> bool:
+    for n in iter_nodes(try_node.body):
+        if isinstance(n, cst.Call):
+            name = (ctx.qualname(n.func) or dotted(n.func) or "").rsplit(".", 1)[-1]
+            if name in _PROMPTS:
+                return True
+    return False
