@@ -48,7 +48,7 @@ DEFAULT_BOUNDED_NAMES = (
     "listeners", "servers", "workers", "consumers", "producers", "receivers", "handlers", "callbacks",
     "hooks", "plugins", "middlewares", "middleware", "shards", "replicas", "nodes", "sentinels",
     "databases", "dbs", "backends", "services", "apps", "applications", "pools", "storages",
-    "sinks", "exporters", "deployments", "health_checks", "loops", "threads", "processes",
+    "sinks", "exporters", "deployments", "health_checks",
 )
 # Per-item work that releases what already exists: closing every pool connection at
 # shutdown multiplies nothing.
@@ -209,6 +209,8 @@ def teardown_call(target: cst.BaseExpression | None) -> bool:
 
 
 def _name_limit(expr: cst.Name, ctx: Context, depth: int) -> str | None:
+    if _bounded_name(expr.value, ctx):
+        return "a configured collection"
     loop = ctx.loop_with_target(expr.value)
     if loop is not None and loop.iter is not None:
         batch = batch_limit(loop.iter, ctx)
@@ -227,8 +229,6 @@ def _name_limit(expr: cst.Name, ctx: Context, depth: int) -> str | None:
     param = ctx.lookup_param(expr.value)
     if param is not None and param.star == "*":
         return "the caller's arguments"
-    if _bounded_name(expr.value, ctx):
-        return "a configured collection"
     cls = ctx.index.classes.get(expr.value)
     if cls is not None and any(dotted(b.value) in ("Enum", "enum.Enum", "IntEnum", "StrEnum", "enum.IntEnum") for b in cls.bases):
         return "enum members"
@@ -281,6 +281,8 @@ def _call_limit(expr: cst.Call, ctx: Context, depth: int) -> str | None:
         return source_limit(args[0].value, ctx, depth + 1)
     if short in _VIEW_METHODS and isinstance(expr.func, cst.Attribute) and not args:
         return source_limit(expr.func.value, ctx, depth + 1)
+    if isinstance(expr.func, cst.Attribute) and _bounded_name(short, ctx):
+        return "a configured collection"  # registry.enabled_services()
     if short == "as_completed" and args:
         return source_limit(args[0].value, ctx, depth + 1)
     return None
