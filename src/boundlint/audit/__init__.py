@@ -1,0 +1,112 @@
+"""``boundlint audit``: a one-off report of a whole codebase with an endpoint exposure map.
+
+The audit runs the same engine as ``boundlint check`` (same rules, same
+single traversal, same worker processes) with one extra collector,
+``AuditCollector``, whose facts say which functions handle requests, what
+they call in the same module and where they fan out.  ``model.build_report``
+joins those facts with the findings; the ``render_*`` modules format the
+result.  Nothing is written except the ``--output`` file.
+"""
+from __future__ import annotations
+
+import sys
+import time
+
+FORMATS = ("terminal", "markdown", "html", "json")
+
+
+class AuditError(Exception):
+    """A problem the command line reports in one line (bad path, unwritable output)."""
+
+
+def collect(paths, settings, root=None, jobs=None, progress=None):
+    """``(results, seconds)``: run the engine with the audit collector over *paths*.
+
+    Raises ``files.PathError`` for a missing path.
+    """
+    from boundlint.audit.collector import AuditCollector
+    from boundlint.engine import check_paths
+
+    started = time.monotonic()
+    results = check_paths(paths, settings, jobs=jobs, progress=progress, root=root, collectors=(AuditCollector,))
+    return results, time.monotonic() - started
+
+
+def render(report, fmt: str, top: int | None = None, color: bool = False) -> str:
+    """*report* as text in *fmt* (one of FORMATS); *top* limits the endpoint map (None or 0: all)."""
+    if fmt == "json":
+        from boundlint.audit.render_json import render_json
+
+        return render_json(report)
+    if fmt == "markdown":
+        from boundlint.audit.render_markdown import render_markdown
+
+        return render_markdown(report, top)
+    if fmt == "html":
+        from boundlint.audit.render_html import render_html
+
+        return render_html(report)
+    from boundlint.audit.render_terminal import render_terminal
+
+    return render_terminal(report, top, color)
+
+
+def failing(report_findings, fail_on: tuple[str, ...]) -> bool:
+    """True when a finding's code starts with one of the *fail_on* codes or prefixes."""
+    return any(f.code.startswith(prefix) for f in report_findings for prefix in fail_on)
+
+
+def run_audit(args, settings, root) -> int:
+    """The ``audit`` subcommand behind the CLI; returns the exit status (0, or 1 with ``--fail-on``)."""
+    from boundlint.audit.model import build_report
+    from boundlint.audit.progress import Progress
+    from boundlint.files import PathError
+    from boundlint.rules.base import all_rules
+
+    progress = None
+    if not args.quiet and sys.stderr.isatty():
+        progress = Progress(sys.stderr)
+    try:
+        results, seconds = collect(args.paths, settings, root, args.jobs, progress)
+    except PathError as exc:
+        raise AuditError(str(exc)) from None
+    finally:
+        if progress is not None:
+            progress.close()
+    if settings.per_file_ignores:
+        from boundlint.config import PerFileIgnores
+
+        pfi = PerFileIgnores(settings.per_file_ignores, root)
+        for r in results:
+            r.findings = [f for f in r.findings if not pfi.ignored(f.path, f.code)]
+    base = _display_root(args.paths)
+    report = build_report(results, seconds, base, {c: cls.name for c, cls in all_rules().items()})
+    fmt = args.format
+    top = args.top
+    if top is None and fmt == "terminal":
+        top = 30
+    if args.output:
+        text = render(report, fmt, top, color=False)
+        try:
+            with open(args.output, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise AuditError(f"--output: cannot write {args.output}: {exc.strerror or exc}") from None
+        if not args.quiet:
+            print(f"boundlint audit: wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(render(report, fmt, top, color=sys.stdout.isatty()))
+    fail_on = tuple(args.fail_on or ())
+    if fail_on and failing((f for r in results for f in r.findings), fail_on):
+        return 1
+    return 0
+
+
+def _display_root(paths) -> str | None:
+    """The folder report paths are shown relative to: the one audited folder, else none."""
+    import os
+
+    paths = list(paths)
+    if len(paths) == 1 and os.path.isdir(paths[0]):
+        return paths[0]
+    return None

@@ -1,0 +1,301 @@
+"""The audit report: summary and endpoint exposure map, built from the engine's results.
+
+``build_report(results, seconds, root)`` takes the ``FileResult`` list of a
+run with ``AuditCollector`` facts and returns an ``AuditReport``; every
+renderer reads only this.  ``AuditReport.to_dict()`` is the JSON schema
+documented in ``docs/audit.md`` (``schema: "boundlint-audit/1"``).
+"""
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+
+SCHEMA = "boundlint-audit/1"
+FAMILIES = {
+    "BND0": "meta",
+    "BND1": "unbounded fan-out",
+    "BND2": "unbounded request shape",
+    "BND3": "failure amplification",
+    "BND4": "connection churn",
+    "BND9": "meta",
+}
+# How far the same-module call graph is followed from a handler.
+CALL_DEPTH = 3
+TOP = 10
+
+
+@dataclass
+class FanOut:
+    """A fan-out site reachable from a handler; ``limit`` says what bounds it (None: unbounded)."""
+
+    path: str
+    line: int
+    column: int
+    api: str
+    kind: str
+    bounded: bool
+    limit: str | None
+    source: str | None
+    target: str | None
+    request_field: str | None  # the handler input the items come from, when known
+    via: str | None  # the function it is in, when not the handler itself
+    code: str | None  # the BND1xx finding on that line, if reported
+
+
+@dataclass
+class RequestField:
+    """A request collection a handler accepts; ``limit`` None means no size limit was found."""
+
+    name: str
+    type: str
+    line: int
+    limit: str | None
+    code: str | None
+
+
+@dataclass
+class Site:
+    """A log-storm (BND3xx) or connection-churn (BND4xx) finding reachable from a handler."""
+
+    code: str
+    line: int
+    message: str
+    via: str | None
+
+
+@dataclass
+class Handler:
+    """One request handler in the exposure map, with its risk score (higher is riskier)."""
+
+    path: str
+    line: int
+    name: str
+    framework: str
+    route: str
+    risk: str
+    score: int
+    fanouts: list[FanOut] = field(default_factory=list)
+    fields: list[RequestField] = field(default_factory=list)
+    sites: list[Site] = field(default_factory=list)
+
+    @property
+    def unbounded_fanouts(self) -> list[FanOut]:
+        """Fan-out sites with no limit."""
+        return [f for f in self.fanouts if not f.bounded]
+
+    @property
+    def unbounded_fields(self) -> list[RequestField]:
+        """Request fields with no size limit."""
+        return [f for f in self.fields if f.limit is None]
+
+
+@dataclass
+class Summary:
+    """Run totals: files, lines, seconds, findings per family and code, top files and folders."""
+
+    files: int
+    lines: int
+    seconds: float
+    findings: int
+    by_family: dict[str, int]
+    by_code: dict[str, int]
+    top_files: list[tuple[str, int]]
+    top_folders: list[tuple[str, int]]
+    handlers: int
+    handlers_by_framework: dict[str, int]
+    unbounded_handlers: int
+
+
+@dataclass
+class AuditReport:
+    """Summary plus the endpoint exposure map, riskiest handler first."""
+
+    summary: Summary
+    handlers: list[Handler]
+    rule_names: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """The stable JSON form (see docs/audit.md)."""
+        from boundlint import __version__
+
+        s = self.summary
+        return {
+            "schema": SCHEMA,
+            "boundlint": __version__,
+            "summary": {
+                "files": s.files,
+                "lines": s.lines,
+                "seconds": round(s.seconds, 3),
+                "findings": s.findings,
+                "by_family": [{"family": k, "name": FAMILIES.get(k, ""), "count": v} for k, v in s.by_family.items()],
+                "by_code": [{"code": k, "name": self.rule_names.get(k, ""), "count": v} for k, v in s.by_code.items()],
+                "top_files": [{"path": p, "count": n} for p, n in s.top_files],
+                "top_folders": [{"path": p, "count": n} for p, n in s.top_folders],
+                "handlers": s.handlers,
+                "handlers_by_framework": dict(s.handlers_by_framework),
+                "unbounded_handlers": s.unbounded_handlers,
+            },
+            "handlers": [
+                {
+                    "path": h.path, "line": h.line, "name": h.name, "framework": h.framework, "route": h.route,
+                    "risk": h.risk, "score": h.score,
+                    "fanouts": [asdict(f) for f in h.fanouts],
+                    "request_fields": [asdict(f) for f in h.fields],
+                    "sites": [asdict(x) for x in h.sites],
+                }
+                for h in self.handlers
+            ],
+        }
+
+
+def _family(code: str) -> str:
+    return code[:4]
+
+
+def _innermost(functions: list[dict], line: int) -> int | None:
+    """Index of the innermost function whose span holds *line*."""
+    best, best_span = None, None
+    for i, fn in enumerate(functions):
+        if fn["start"] <= line <= fn["end"]:
+            span = fn["end"] - fn["start"]
+            if best_span is None or span < best_span:
+                best, best_span = i, span
+    return best
+
+
+def _reachable(functions: list[dict], start: int) -> dict[int, int]:
+    """Function index -> call depth, for the same-module functions *start* reaches within CALL_DEPTH calls."""
+    seen = {start: 0}
+    frontier = [start]
+    for depth in range(1, CALL_DEPTH + 1):
+        nxt = []
+        for i in frontier:
+            for callee in functions[i]["callees"]:
+                if callee not in seen:
+                    seen[callee] = depth
+                    nxt.append(callee)
+        frontier = nxt
+    return seen
+
+
+def _request_field(origin: str | None, params: list[str], fields: list[RequestField]) -> str | None:
+    """The handler input a fan-out iterates: a parameter or one of its attributes."""
+    if not origin:
+        return None
+    for f in fields:
+        if f.name == origin:
+            return f.name
+    root = origin.split(".", 1)[0]
+    if root not in params:
+        return None
+    for f in fields:
+        if f.name == origin or origin.startswith(f.name + "."):
+            return f.name
+    parts = origin.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 else origin
+
+
+def _score(h: Handler) -> tuple[int, str]:
+    score = 0
+    for f in h.fanouts:
+        if not f.bounded:
+            score += 100 if f.request_field else 60
+        else:
+            score += 1
+    score += 20 * len(h.unbounded_fields)
+    score += 10 * len(h.sites)
+    if h.unbounded_fanouts:
+        risk = "high"
+    elif h.unbounded_fields or h.sites:
+        risk = "medium"
+    else:
+        risk = "low"
+    return score, risk
+
+
+def _relative(path: str, root: str | None) -> str:
+    if not root:
+        return path
+    try:
+        rel = os.path.relpath(path, root)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+
+def build_report(results: list, seconds: float, root: str | None = None, rule_names: dict[str, str] | None = None) -> AuditReport:
+    """The AuditReport for *results* (``FileResult`` with ``facts["audit"]``), paths shown relative to *root*."""
+    findings = [f for r in results for f in r.findings]
+    by_code = Counter(f.code for f in findings)
+    by_family = Counter(_family(f.code) for f in findings)
+    by_file = Counter(_relative(f.path, root) for f in findings)
+    by_folder = Counter(os.path.dirname(_relative(f.path, root)) or "." for f in findings)
+    handlers: list[Handler] = []
+    for result in results:
+        facts = (result.facts or {}).get("audit")
+        if not facts or not facts["handlers"]:
+            continue
+        handlers.extend(_file_handlers(result, facts, _relative(result.path, root)))
+    handlers.sort(key=lambda h: (-h.score, h.path, h.line))
+    summary = Summary(
+        files=len(results),
+        lines=sum(r.lines for r in results),
+        seconds=seconds,
+        findings=len(findings),
+        by_family=dict(sorted(by_family.items())),
+        by_code=dict(sorted(by_code.items())),
+        top_files=sorted(by_file.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP],
+        top_folders=sorted(by_folder.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP],
+        handlers=len(handlers),
+        handlers_by_framework=dict(sorted(Counter(h.framework for h in handlers).items())),
+        unbounded_handlers=sum(1 for h in handlers if h.unbounded_fanouts),
+    )
+    return AuditReport(summary, handlers, dict(rule_names or {}))
+
+
+def _file_handlers(result, facts: dict, shown: str) -> list[Handler]:
+    functions = facts["functions"]
+    codes_at: dict[int, list] = {}
+    for f in result.findings:
+        codes_at.setdefault(f.line, []).append(f)
+    out = []
+    for h in facts["handlers"]:
+        index = h["function"]
+        fn = functions[index]
+        reach = _reachable(functions, index)
+        fields = []
+        field_lines = set()
+        for item in h["fields"]:
+            code = next((f.code for f in codes_at.get(item["line"], ()) if f.code.startswith("BND2")), None)
+            limit = item["limit"]
+            fields.append(RequestField(item["name"], item["type"], item["line"], None if code else limit, code))
+            field_lines.add(item["line"])
+        # BND2xx findings on the handler's own lines that no field record explains (e.g. its signature).
+        for f in result.findings:
+            if f.code.startswith("BND2") and fn["start"] <= f.line <= fn["end"] and f.line not in field_lines:
+                if _innermost(functions, f.line) == index:
+                    fields.append(RequestField(f.message, "", f.line, None, f.code))
+                    field_lines.add(f.line)
+        fanouts = []
+        for s in facts["spawns"]:
+            if s["function"] is None or s["function"] not in reach:
+                continue
+            via = functions[s["function"]]["name"] if s["function"] != index else None
+            code = next((f.code for f in codes_at.get(s["line"], ()) if f.code.startswith("BND1")), None)
+            bounded = s["bounded"] and code is None
+            request_field = _request_field(s["origin"], h["params"], fields) if via is None else None
+            fanouts.append(FanOut(shown, s["line"], s["column"], s["api"], s["kind"], bounded,
+                                  s["limit"] if bounded else None, s["source"], s["target"], request_field, via, code))
+        sites = []
+        for f in result.findings:
+            if not f.code.startswith(("BND3", "BND4")):
+                continue
+            owner = _innermost(functions, f.line)
+            if owner is not None and owner in reach:
+                sites.append(Site(f.code, f.line, f.message, functions[owner]["name"] if owner != index else None))
+        fanouts.sort(key=lambda x: (x.bounded, x.line, x.column))
+        handler = Handler(shown, fn["line"], fn["name"], h["framework"], h["route"], "", 0, fanouts, fields, sites)
+        handler.score, handler.risk = _score(handler)
+        out.append(handler)
+    return out

@@ -1,0 +1,131 @@
+"""The audit report as one self-contained HTML page.
+
+No network assets: the style sheet and the small table-sorting script are
+inline, and every table is complete HTML, so the page reads the same with
+JavaScript off (sorting is an extra: click a column header).
+"""
+from __future__ import annotations
+
+from html import escape
+
+from boundlint.audit.cells import fanout_text, field_text, site_text
+from boundlint.audit.model import FAMILIES, AuditReport
+
+_CSS = """
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#1d232a;background:#fff}
+h1{font-size:22px;margin:0 0 12px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #d8dee4;padding-bottom:4px}
+table{border-collapse:collapse;margin:8px 0;width:100%}
+th,td{border:1px solid #d8dee4;padding:4px 8px;text-align:left;vertical-align:top}
+th{background:#f3f5f7;cursor:pointer;white-space:nowrap}
+th[aria-sort]::after{content:" \\2195";color:#888}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+.cards{display:flex;flex-wrap:wrap;gap:10px;margin:8px 0 4px}
+.card{border:1px solid #d8dee4;border-radius:6px;padding:8px 14px;min-width:110px}
+.card b{display:block;font-size:20px}
+.card span{color:#57606a;font-size:12px}
+.risk{font-weight:700;border-radius:4px;padding:1px 6px;white-space:nowrap}
+.high{background:#ffd7d5;color:#82071e}.medium{background:#fff1c2;color:#6b4a00}.low{background:#dafbe1;color:#116329}
+ul{margin:0;padding-left:16px}li{margin:1px 0}
+.unb{color:#a40e26;font-weight:600}.ok{color:#1a7f37}
+code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f3f5f7;padding:0 3px;border-radius:3px}
+.small{color:#57606a;font-size:12px}
+.split{display:grid;grid-template-columns:1fr 1fr;gap:16px}
+"""
+
+_JS = """
+document.querySelectorAll("table.sortable").forEach(function(table){
+  table.querySelectorAll("th").forEach(function(th, col){
+    th.setAttribute("aria-sort","none");
+    th.addEventListener("click", function(){
+      var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+      var asc = th.getAttribute("aria-sort") !== "ascending";
+      table.querySelectorAll("th").forEach(function(h){h.setAttribute("aria-sort","none");});
+      th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+      rows.sort(function(a, b){
+        var x = a.cells[col].getAttribute("data-key") || a.cells[col].textContent;
+        var y = b.cells[col].getAttribute("data-key") || b.cells[col].textContent;
+        var nx = parseFloat(x), ny = parseFloat(y);
+        var c = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : x.localeCompare(y);
+        return asc ? c : -c;
+      });
+      rows.forEach(function(r){body.appendChild(r);});
+    });
+  });
+});
+"""
+
+
+def _list(items: list[tuple[str, str]]) -> str:
+    if not items:
+        return '<span class="small">none</span>'
+    return "<ul>" + "".join(f'<li class="{cls}">{escape(text)}</li>' for cls, text in items) + "</ul>"
+
+
+def _table(headers: list[tuple[str, bool]], rows: list[list[str]], sortable: bool = True, cls: str = "") -> str:
+    head = "".join(f'<th class="num">{escape(h)}</th>' if num else f"<th>{escape(h)}</th>" for h, num in headers)
+    body = "".join("<tr>" + "".join(rows_cell for rows_cell in row) + "</tr>" for row in rows)
+    classes = " ".join(c for c in ("sortable" if sortable else "", cls) if c)
+    return f'<table class="{classes}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _td(text: str, num: bool = False, key: str | None = None) -> str:
+    attrs = ' class="num"' if num else ""
+    if key is not None:
+        attrs += f' data-key="{escape(key)}"'
+    return f"<td{attrs}>{escape(text)}</td>"
+
+
+def render_html(report: AuditReport) -> str:
+    """The whole page as a string."""
+    s = report.summary
+    cards = [
+        (f"{s.files:,}", "files"), (f"{s.lines:,}", "lines"), (f"{s.seconds:.1f} s", "time"),
+        (f"{s.findings:,}", "findings"), (f"{s.handlers:,}", "request handlers"),
+        (f"{s.unbounded_handlers:,}", "handlers with unbounded fan-out"),
+    ]
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        "<title>boundlint audit</title>", f"<style>{_CSS}</style></head><body>",
+        "<h1>boundlint audit</h1>",
+        '<div class="cards">' + "".join(f"<div class=\"card\"><b>{escape(v)}</b><span>{escape(k)}</span></div>" for v, k in cards) + "</div>",
+    ]
+    if s.handlers_by_framework:
+        parts.append('<p class="small">Handlers per framework: '
+                     + escape(", ".join(f"{k} {v}" for k, v in s.handlers_by_framework.items())) + "</p>")
+    parts.append("<h2>Endpoint exposure map</h2>")
+    parts.append('<p class="small">Riskiest first: unbounded fan-out fed by a request field, then other unbounded '
+                 "fan-out, unbounded request fields, and log-storm or connection-churn sites reachable in the same module.</p>")
+    if report.handlers:
+        rows = []
+        for h in report.handlers:
+            fan = [("ok" if f.bounded else "unb", fanout_text(f)) for f in h.fanouts]
+            fields = [("ok" if f.limit is not None else "unb", field_text(f)) for f in h.fields]
+            sites = [("unb", site_text(x)) for x in h.sites]
+            rows.append([
+                f'<td data-key="{h.score:09d}"><span class="risk {h.risk}">{escape(h.risk)}</span></td>',
+                f'<td data-key="{escape(h.name)}"><code>{escape(h.name)}</code><br><span class="small">{escape(h.path)}:{h.line}</span></td>',
+                _td(f"{h.framework} {h.route}".strip()),
+                f"<td>{_list(fan)}</td>", f"<td>{_list(fields)}</td>", f"<td>{_list(sites)}</td>",
+            ])
+        parts.append(_table([("risk", False), ("handler", False), ("route", False), ("fan-out sites", False),
+                             ("request fields", False), ("log-storm / churn sites", False)], rows, cls="map"))
+    else:
+        parts.append("<p>No request handlers recognised.</p>")
+    parts.append("<h2>Findings</h2>")
+    if s.by_code:
+        fam_rows = [[_td(k), _td(FAMILIES.get(k, "")), _td(f"{v:,}", True, str(v))] for k, v in s.by_family.items()]
+        code_rows = [[_td(FAMILIES.get(c[:4], "")), _td(c), _td(report.rule_names.get(c, "")), _td(f"{n:,}", True, str(n))]
+                     for c, n in s.by_code.items()]
+        parts.append('<div class="split"><div>' + _table([("family", False), ("name", False), ("count", True)], fam_rows)
+                     + "</div><div>" + _table([("family", False), ("code", False), ("rule", False), ("count", True)], code_rows)
+                     + "</div></div>")
+        file_rows = [[_td(p), _td(f"{n:,}", True, str(n))] for p, n in s.top_files]
+        folder_rows = [[_td(p), _td(f"{n:,}", True, str(n))] for p, n in s.top_folders]
+        parts.append("<h2>Top files and folders by findings</h2>")
+        parts.append('<div class="split"><div>' + _table([("file", False), ("findings", True)], file_rows)
+                     + "</div><div>" + _table([("folder", False), ("findings", True)], folder_rows) + "</div></div>")
+    else:
+        parts.append("<p>No findings.</p>")
+    parts.append(f"<script>{_JS}</script></body></html>")
+    return "\n".join(parts) + "\n"

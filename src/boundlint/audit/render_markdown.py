@@ -1,0 +1,55 @@
+"""The audit report as GitHub-flavoured Markdown."""
+from __future__ import annotations
+
+from boundlint.audit.cells import fanout_text, field_text, route_text, site_text
+from boundlint.audit.model import FAMILIES, AuditReport
+
+
+def _cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", "<br>") or "-"
+
+
+def _code(text: str) -> str:
+    return "`" + text.replace("`", "'") + "`"
+
+
+def _table(headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
+    out = ["| " + " | ".join(headers) + " |", "|" + "|".join(" --- " for _ in headers) + "|"]
+    out += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return out
+
+
+def render_markdown(report: AuditReport, top: int | None = None) -> str:
+    """The report as Markdown; *top* limits the endpoint map (None or 0: all)."""
+    s = report.summary
+    lines = ["# boundlint audit", ""]
+    lines += _table(("files", "lines", "time", "findings", "handlers", "with unbounded fan-out"),
+                    [(f"{s.files:,}", f"{s.lines:,}", f"{s.seconds:.1f} s", f"{s.findings:,}", f"{s.handlers:,}",
+                      f"{s.unbounded_handlers:,}")])
+    if s.handlers_by_framework:
+        lines += ["", "Handlers per framework: " + ", ".join(f"{k} {v}" for k, v in s.handlers_by_framework.items()) + "."]
+    if s.by_code:
+        lines += ["", "## Findings per code", ""]
+        lines += _table(("family", "code", "rule", "count"),
+                        [(FAMILIES.get(c[:4], ""), c, report.rule_names.get(c, ""), str(n)) for c, n in s.by_code.items()])
+        lines += ["", "## Top files and folders", ""]
+        lines += _table(("file", "findings"), [(_code(p), str(n)) for p, n in s.top_files])
+        lines += [""]
+        lines += _table(("folder", "findings"), [(_code(p), str(n)) for p, n in s.top_folders])
+    lines += ["", "## Endpoint exposure map", "", "Riskiest first: unbounded fan-out fed by a request field, then other unbounded fan-out, "
+              "unbounded request fields, and log-storm or connection-churn sites reachable in the same module.", ""]
+    handlers = report.handlers if not top else report.handlers[:top]
+    if handlers:
+        rows = []
+        for h in handlers:
+            rows.append((h.risk, f"{_code(h.name)}<br>{h.path}:{h.line}", route_text(h),
+                         "\n".join(fanout_text(f) for f in h.fanouts),
+                         "\n".join(field_text(f) for f in h.fields),
+                         "\n".join(site_text(x) for x in h.sites)))
+        lines += _table(("risk", "handler", "route", "fan-out sites", "request fields", "log-storm / churn sites"), rows)
+    else:
+        lines.append("No request handlers recognised.")
+    hidden = len(report.handlers) - len(handlers)
+    if hidden:
+        lines += ["", f"{hidden} more handler{'s' if hidden != 1 else ''} not shown (`--top 0` shows all)."]
+    return "\n".join(lines) + "\n"
