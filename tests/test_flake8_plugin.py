@@ -144,3 +144,13 @@ def test_reads_analysis_options_from_pyproject(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "boundlint", "check", "--format", "json", "m.py"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=60)
     assert {(f["line"], f["column"], f["code"]) for f in json.loads(proc.stdout)} == {(5, 5, "BND201")}
+
+
+def test_broken_config_is_one_line_per_file_not_a_traceback(tmp_path):
+    (tmp_path / "m.py").write_text("x = 1\n", encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.boundlint.churn]\nclient-factory = ["x"]\n', encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "BND", "m.py"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stdout == ("m.py:1:1: BND001 cannot check this file: pyproject.toml: unknown key 'client-factory' "
+                           "in [tool.boundlint.churn]; did you mean 'client-factories'?\n")

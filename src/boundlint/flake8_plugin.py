@@ -4,7 +4,8 @@ flake8 owns rule selection (``--select``, ``--extend-select``, ``--ignore``,
 ``per-file-ignores``) and ``# noqa`` in plugin mode, so the adapter runs
 every default rule with noqa left alone and hands flake8 0-based columns.
 The family analysis options come from the ``[tool.boundlint]`` table of the
-pyproject.toml nearest the checked file, which flake8 itself never reads.
+pyproject.toml nearest the checked file, which flake8 itself never reads; a
+broken table is reported as BND001 on line 1 of each file.
 """
 from __future__ import annotations
 
@@ -27,10 +28,16 @@ class Plugin:
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         """Yield each finding of the file for flake8 to filter and print."""
-        from boundlint.config import analysis_settings
+        from boundlint.config import ConfigError, analysis_settings
         from boundlint.engine import check_source
 
         path = self.filename if self.filename not in ("-", "stdin") else os.getcwd()
-        settings = analysis_settings(path)
+        try:
+            settings = analysis_settings(path)
+        except ConfigError as exc:  # a broken [tool.boundlint]: one line per file, never a traceback
+            from boundlint.rules.meta import UnparseableFile
+
+            yield 1, 0, f"{UnparseableFile.code} {UnparseableFile.message.format(reason=exc)}", type(self)
+            return
         for f in check_source("".join(self.lines), self.filename, settings, apply_noqa=False):
             yield f.line, f.column - 1, f"{f.code} {f.message}", type(self)
