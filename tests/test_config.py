@@ -250,3 +250,38 @@ def test_readme_example_loads(tmp_path):
     for example in re.findall(r"```toml\n(.*?)```", text, re.S):
         if "[tool.boundlint" in example:
             load_config(config_file=str(write(tmp_path / "pyproject.toml", example)))
+
+
+def test_every_analysis_option_reaches_a_rule():
+    """An option parsed but read by no rule is a lie in the docs: each name must be read somewhere."""
+    from boundlint.config import FAMILY_TABLES
+
+    sources = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "src" / "boundlint").rglob("*.py")
+                        if p.name != "config.py")
+    for options in FAMILY_TABLES.values():
+        for name in options:
+            assert f'"{name}"' in sources, f"no rule reads the {name!r} option"
+
+
+LIMITED_BY_HELPER = """\
+import asyncio
+
+from app.pools import checkout
+
+
+async def handler(ids):
+    await asyncio.gather(*(fetch(i) for i in ids))
+
+
+async def fetch(i):
+    async with checkout("db"):
+        return i
+"""
+
+
+def test_limiter_helpers_option_makes_a_helper_a_limit(tmp_path):
+    from boundlint.engine import check_source
+
+    assert [f.code for f in check_source(LIMITED_BY_HELPER, "m.py", Settings())] == ["BND101"]
+    cfg = write(tmp_path / "pyproject.toml", '[tool.boundlint.fanout]\nlimiter-helpers = ["app.pools.checkout"]\n')
+    assert check_source(LIMITED_BY_HELPER, "m.py", load_config(config_file=str(cfg)).settings) == []

@@ -339,6 +339,8 @@ def is_limiter(expr: cst.BaseExpression, ctx: Context, params: dict[str, cst.Par
     """
     if depth > _MAX_DEPTH:
         return False
+    if configured_limiter(expr, ctx):
+        return True
     if isinstance(expr, cst.Call):
         q = ctx.qualname(expr.func) or dotted(expr.func) or ""
         short = q.rsplit(".", 1)[-1]
@@ -366,6 +368,22 @@ def is_limiter(expr: cst.BaseExpression, ctx: Context, params: dict[str, cst.Par
                 return any(is_limiter(v, ctx, params, depth + 1) for v in values)
         return bool(_LIMITER_WORDS.search(expr.attr.value))
     return False
+
+
+def configured_limiter(expr: cst.BaseExpression, ctx: Context) -> bool:
+    """True when *expr* is, or calls, a name in the ``limiter-helpers`` option (qualified or as written).
+
+    Teams wrap their semaphores in helpers (``async with app.pools.checkout():``)
+    that no built-in rule can recognise; naming them in the config makes them limits.
+    """
+    helpers = ctx.settings.option("limiter-helpers", ())
+    if not helpers:
+        return False
+    target = expr.func if isinstance(expr, cst.Call) else expr
+    if not isinstance(target, (cst.Name, cst.Attribute)):
+        return False
+    names = {ctx.qualname(target), dotted(target)}
+    return any(n in helpers for n in names if n)
 
 
 def _limiter_param(param: cst.Param) -> bool:
