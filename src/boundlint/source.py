@@ -20,19 +20,28 @@ class DecodeError(Exception):
 def decode_source(data: bytes) -> str:
     """Decode *data* per PEP 263: a UTF-8 BOM, else a coding cookie on line 1 or 2, else UTF-8.
 
-    Returns text with the BOM removed.  Raises DecodeError with a position on an
-    unknown encoding or bytes invalid in the declared one.
+    Returns text with the BOM removed.  Raises DecodeError (and nothing else)
+    with a position on an unknown or non-text encoding, or bytes invalid in
+    the declared one.
     """
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError as exc:  # unknown codec, or a BOM that contradicts the cookie
-        raise DecodeError(str(exc), getattr(exc, "lineno", 1) or 1) from None
+    except SyntaxError as exc:
+        if "invalid or missing encoding declaration" not in str(exc):
+            raise DecodeError(str(exc), getattr(exc, "lineno", 1) or 1) from None
+        # Non-UTF-8 bytes in the first two lines and no cookie: decode as UTF-8
+        # below so the message names the byte and its position, as CPython does.
+        encoding = "utf-8"
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise DecodeError(f"invalid {encoding} bytes: {exc.reason}", line, column) from None
+        byte = data[exc.start:exc.start + 1].hex()
+        cookie = "" if encoding != "utf-8" else " (no coding cookie declares another encoding)"
+        raise DecodeError(f"invalid {encoding} byte 0x{byte}: {exc.reason}{cookie}", line, column) from None
+    except (LookupError, UnicodeError, ValueError) as exc:  # a cookie naming a non-text codec ("rot13", "hex")
+        raise DecodeError(f"cannot decode as {encoding}: {' '.join(str(exc).split())}") from None
     if text.startswith("\ufeff"):
         text = text[1:]
     return text
