@@ -381,7 +381,10 @@ def analysis_settings(path: str) -> Settings:
     For adapters (the flake8 plugin) that own rule selection and noqa
     themselves.  Results are cached per config file.  Raises ConfigError.
     """
-    found = find_config(path)
+    directory = os.path.dirname(os.path.abspath(path)) if not os.path.isdir(path) else os.path.abspath(path)
+    if directory not in _FOUND_CACHE:  # flake8 asks once per file: look up each directory once
+        _FOUND_CACHE[directory] = find_config(directory)
+    found = _FOUND_CACHE[directory]
     if found is None:
         return Settings()
     cached = _ANALYSIS_CACHE.get(found)
@@ -393,6 +396,7 @@ def analysis_settings(path: str) -> Settings:
 
 
 _ANALYSIS_CACHE: dict[str, Settings] = {}
+_FOUND_CACHE: dict[str, str | None] = {}
 
 
 class PerFileIgnores:
