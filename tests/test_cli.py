@@ -77,7 +77,7 @@ def test_json(project, capsys):
 
 
 def test_github_annotations(project, capsys):
-    status, out, _ = check(capsys, "--format", "github", "pkg")
+    status, out, _ = check(capsys, "--format", "github", "./pkg")
     assert status == 1
     assert out == (
         "::warning file=pkg/handler.py,line=5,col=11,endLine=5,endColumn=51,title=BND101 unbounded-gather::"

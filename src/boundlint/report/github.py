@@ -1,6 +1,7 @@
 """GitHub Actions workflow commands: one ``::warning``/``::error`` annotation per finding."""
 from __future__ import annotations
 
+import os
 from typing import Iterable, Mapping
 
 from boundlint.finding import Finding
@@ -24,7 +25,9 @@ def format_github(findings: Iterable[Finding], names: Mapping[str, str] | None =
     for f in findings:
         kind = "error" if f.code.startswith("BND0") else "warning"
         title = f"{f.code} {names[f.code]}" if f.code in names else f.code
-        props = [f"file={_prop(f.path)}", f"line={f.line}", f"col={f.column}"]
+        # GitHub matches annotations to repository paths: "./pkg/m.py" must be "pkg/m.py".
+        path = os.path.normpath(f.path).replace(os.sep, "/")
+        props = [f"file={_prop(path)}", f"line={f.line}", f"col={f.column}"]
         if (f.end_line, f.end_column) > (f.line, f.column):
             props += [f"endLine={f.end_line}", f"endColumn={f.end_column}"]
         props.append(f"title={_prop(title)}")
