@@ -83,6 +83,9 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
         rules = [cls for cls in rules if cls.may_apply(text)]
         if not rules and not collectors and _compiles(text):
             return []  # nothing could report, and the syntax is fine: skip the LibCST parse
+    nesting = _nesting_error(text)
+    if nesting is not None:  # CPython rejects it; LibCST's native parser would crash the process
+        return _filter([_meta_finding("BND001", path, *nesting)], text, settings, apply_noqa)
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
@@ -101,21 +104,26 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
     errors: list[Finding] = []
 
     def on_rule_error(rule: object, exc: BaseException) -> None:
-        where = _where(exc)
-        errors.append(_meta_finding("BND002", path, f"rule {rule.code} failed: {type(exc).__name__}: {exc}{where}"))
+        errors.append(_meta_finding("BND002", path, _rule_failed(rule, exc)))
 
-    ctx = Context(path, module, settings)
-    extra = [factory() for factory in collectors]
-    walker = Walker([cls(sink) for cls in rules] + extra, ctx, on_rule_error)
+    findings: list[Finding] = []
     try:
+        ctx = Context(path, module, settings)
+        extra = [factory() for factory in collectors]
+        walker = Walker([cls(sink) for cls in rules] + extra, ctx, on_rule_error)
         walker.walk(module)
+        findings = _positions(module, sink, path)
+        if extra:
+            _collect_facts(extra, module, facts, findings, path)
     except RecursionError:
         errors.append(_meta_finding("BND002", path, "file too deeply nested to analyse"))
     except MemoryError:
         errors.append(_meta_finding("BND002", path, "out of memory while analysing the file"))
-    findings = _positions(module, sink, path) + errors
-    if extra:
-        _collect_facts(extra, module, facts, findings, path)
+    except Exception as exc:  # a bug outside any one rule: report it, never a traceback
+        errors.append(_meta_finding("BND002", path, f"internal error: {_one_line(exc)}{_where(exc)}"))
+    if errors and sink and not findings:
+        findings = _positions_or_nothing(module, sink, path)
+    findings += errors
     for cls in rules:
         check_text = getattr(cls, "check_text", None)
         if check_text is None:
@@ -124,7 +132,7 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
             for line, column, message in check_text(text, path):
                 findings.append(Finding(path, line, column, cls.code, message, line, column, cls.hint))
         except Exception as exc:  # same isolation as a failing traversal hook
-            findings.append(_meta_finding("BND002", path, f"rule {cls.code} failed: {type(exc).__name__}: {exc}{_where(exc)}"))
+            findings.append(_meta_finding("BND002", path, _rule_failed(cls, exc)))
     return _filter(findings, text, settings, apply_noqa)
 
 
@@ -140,6 +148,64 @@ def _compiles(text: str) -> bool:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True
+
+
+_MAX_NESTING = 200  # CPython's tokenizer rejects brackets nested deeper (MAXLEVEL)
+_NOT_BRACKET = re.compile(r"[^()\[\]{}]+")
+_STEP = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+
+
+def _nesting_error(text: str) -> tuple[str, int, int] | None:
+    """``(reason, line, column)`` when brackets nest deeper than CPython allows, else None.
+
+    LibCST's native parser overflows the C stack on such input (the process
+    dies with SIGSEGV), so it must not see it.  The bracket count includes
+    strings and comments, so it is cheap and errs high; only then is CPython's
+    parser asked, and its verdict decides.
+    """
+    from itertools import accumulate
+
+    if text.count("(") + text.count("[") + text.count("{") <= _MAX_NESTING:
+        return None
+    running = list(accumulate(map(_STEP.__getitem__, _NOT_BRACKET.sub("", text))))
+    lows = accumulate(running, min, initial=0)
+    if max((r - low for r, low in zip(running, lows)), default=0) <= _MAX_NESTING:
+        return None
+    import ast
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except SyntaxError as err:
+        return f"syntax error: {err.msg}", err.lineno or 1, err.offset or 1
+    except (RecursionError, MemoryError):
+        return "too deeply nested to parse", 1, 1
+    except ValueError as err:  # NUL bytes
+        return f"syntax error: {err}", 1, 1
+    return None
+
+
+def _one_line(exc: BaseException, limit: int = 160) -> str:
+    """``Type: message`` on one line, shortened to *limit* characters."""
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _rule_failed(rule: object, exc: BaseException) -> str:
+    """The BND002 reason for a rule that raised: its code and slug, the error, where."""
+    code, name = getattr(rule, "code", ""), getattr(rule, "name", "") or type(rule).__name__
+    label = f"rule {code} ({name})" if code else f"collector {name}"
+    return f"{label} failed: {_one_line(exc)}{_where(exc)}"
+
+
+def _positions_or_nothing(module, sink, path: str) -> list[Finding]:
+    """``_positions`` after an error elsewhere: what was found so far, if positions still resolve."""
+    try:
+        return _positions(module, sink, path)
+    except (Exception, RecursionError):
+        return []
 
 
 def _collect_facts(extra: list, module, facts: dict | None, findings: list, path: str) -> None:
@@ -238,8 +304,7 @@ def check_file(path: str, settings: Settings, rules: Sequence[type] | None = Non
     With *collectors* (see ``check_source``) the result's ``facts`` holds their facts.
     """
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        data = _read(path)
     except OSError as exc:
         return FileResult(path, _filter([_meta_finding("BND001", path, f"cannot read: {exc.strerror or exc}")], "", settings))
     try:
@@ -253,12 +318,44 @@ def check_file(path: str, settings: Settings, rules: Sequence[type] | None = Non
     return FileResult(path, check_source(text, path, settings, rules, prefilter=prefilter), lines)
 
 
+def _read(path: str) -> bytes:
+    """The bytes of the regular file *path*; raises OSError for anything else.
+
+    A FIFO or device named ``*.py`` would block or never end, and a
+    directory cannot be read: each is refused before it is opened for data.
+    """
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(21, "is a directory")
+        if not stat.S_ISREG(mode):
+            raise OSError(0, "not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read()
+    finally:
+        os.close(fd)
+
+
 # -- isolation: worker processes ------------------------------------------------------
 
 def _worker_main(conn, settings: Settings, collectors: Sequence = ()) -> None:
-    """Worker loop: receive chunks of ``(index, path)``, report ``start`` / ``done`` per file."""
+    """Worker loop: receive chunks of ``(index, path)``, report ``start`` / ``done`` per file.
+
+    Everything a file can raise becomes a BND002 result; only a native crash
+    or the parent's kill ends the loop early.  SIGINT is ignored: the parent
+    handles Ctrl-C and stops its workers.
+    """
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     sys.setrecursionlimit(RECURSION_LIMIT)
-    rules = enabled_rules(settings)
+    try:
+        rules: Sequence[type] | BaseException = enabled_rules(settings)
+    except Exception as exc:  # every file then reports it, rather than the worker dying unexplained
+        rules = exc
     try:
         while True:
             chunk = conn.recv()
@@ -266,19 +363,39 @@ def _worker_main(conn, settings: Settings, collectors: Sequence = ()) -> None:
                 return
             for index, path in chunk:
                 conn.send(("start", index))
-                conn.send(("done", index, check_file(path, settings, rules, collectors)))
+                result = _check_contained(path, settings, rules, collectors)
+                try:
+                    conn.send(("done", index, result))
+                except OSError:
+                    raise
+                except Exception as exc:  # unpicklable facts: the findings alone still get through
+                    conn.send(("done", index, _failed(path, settings, f"internal error: result not sent: {_one_line(exc)}")))
             conn.send(("idle",))
-    except (EOFError, BrokenPipeError, KeyboardInterrupt):
+    except (EOFError, OSError):
         return
 
 
-@dataclass
+def _check_contained(path: str, settings: Settings, rules, collectors: Sequence) -> FileResult:
+    """``check_file`` that returns a BND002 result instead of raising anything."""
+    if isinstance(rules, BaseException):
+        return _failed(path, settings, f"internal error: cannot load the rules: {_one_line(rules)}")
+    try:
+        return check_file(path, settings, rules, collectors)
+    except BaseException as exc:  # noqa: B036 - SystemExit from a rule must not end the worker either
+        return _failed(path, settings, f"internal error: {_one_line(exc)}{_where(exc)}")
+
+
+def _failed(path: str, settings: Settings, reason: str, code: str = "BND002") -> FileResult:
+    return FileResult(path, _filter([_meta_finding(code, path, reason)], "", settings))
+
+
+@dataclass(eq=False)
 class _Worker:
     process: object
     conn: object
-    chunk: deque = field(default_factory=deque)
-    current: int | None = None
-    started: float = 0.0
+    chunk: deque = field(default_factory=deque)  # indices sent and not yet done
+    current: int | None = None  # the file between its "start" and "done"
+    since: float = 0.0  # the last sign of progress: chunk sent, file started or finished
     busy: bool = False
 
 
@@ -292,8 +409,10 @@ def _context():
 def _start_worker(mp, settings: Settings, collectors: Sequence = ()) -> _Worker:
     parent, child = mp.Pipe(duplex=True)
     process = mp.Process(target=_worker_main, args=(child, settings, tuple(collectors)), daemon=True)
-    process.start()
-    child.close()
+    try:
+        process.start()
+    finally:
+        child.close()
     return _Worker(process, parent)
 
 
@@ -308,118 +427,194 @@ def _signal_reason(code: int | None) -> str:
     return f"the parser crashed (exit status {code})"
 
 
+class _Pool:
+    """The workers of one ``check_files`` run and the bookkeeping that keeps it honest.
+
+    Invariants: every index is in exactly one of ``pending`` (a chunk not yet
+    sent), a worker's ``chunk``, or ``results``; a worker is replaced, never
+    reused, after it dies or overruns the time limit.
+    """
+
+    # A worker that dies between files this many times in a row (no file done
+    # in between) is blamed on the next file of its chunk, so the run always ends.
+    MAX_IDLE_DEATHS = 3
+
+    def __init__(self, paths: Sequence[str], settings: Settings, chunks: deque, collectors: Sequence, progress) -> None:
+        self.paths = paths
+        self.settings = settings
+        self.pending = chunks
+        self.collectors = collectors
+        self.progress = progress
+        self.results: dict[int, FileResult] = {}
+        self.workers: list[_Worker] = []
+        self.mp = _context()
+        self.idle_deaths = 0
+        limit = settings.timeout
+        self.limit = float(limit) if limit and limit > 0 else None
+
+    def record(self, index: int, result: FileResult) -> None:
+        if index in self.results:
+            return
+        self.results[index] = result
+        if self.progress is not None:
+            self.progress(len(self.results), len(self.paths))
+
+    def start(self) -> bool:
+        """Start one worker and give it work; False when no process can be started."""
+        try:
+            w = _start_worker(self.mp, self.settings, self.collectors)
+        except OSError:
+            return False
+        self.workers.append(w)
+        self.feed(w)
+        return True
+
+    def feed(self, w: _Worker) -> None:
+        w.current = None
+        w.since = time.monotonic()
+        if not self.pending:
+            w.busy, w.chunk = False, deque()
+            return
+        chunk = self.pending.popleft()
+        w.chunk, w.busy = deque(index for index, _ in chunk), True
+        try:
+            w.conn.send(chunk)
+        except OSError:
+            pass  # the worker is dead: its pipe reads as EOF next, and the chunk is requeued then
+
+    def deadline(self, w: _Worker) -> float | None:
+        """When *w* counts as stuck: a file over the time limit, or no sign of life for twice as long."""
+        if self.limit is None:
+            return None
+        return w.since + (self.limit if w.current is not None else 2 * self.limit)
+
+    def lose(self, w: _Worker, reason: str, code: str) -> None:
+        """*w* died or hung: kill it, report the file it held, requeue the rest, start a fresh one."""
+        if w.process.is_alive():
+            w.process.kill()
+        w.process.join()
+        w.conn.close()
+        self.workers.remove(w)
+        blamed = w.current
+        if blamed is None:
+            self.idle_deaths += 1
+            if self.idle_deaths >= self.MAX_IDLE_DEATHS and w.chunk:
+                blamed = w.chunk[0]
+        if blamed is not None:
+            self.idle_deaths = 0
+            self.record(blamed, _failed(self.paths[blamed], self.settings, reason, code))
+        rest = [i for i in w.chunk if i not in self.results]
+        if rest:
+            self.pending.appendleft([(i, self.paths[i]) for i in rest])
+        if self.pending:
+            self.start()
+
+    def receive(self, w: _Worker) -> None:
+        """Handle one message from *w*; its death shows here as EOF."""
+        try:
+            msg = w.conn.recv()
+        except Exception:  # EOF, a reset pipe, or a message cut short by the crash
+            w.process.join(1)
+            self.lose(w, _signal_reason(w.process.exitcode), "BND001")
+            return
+        kind = msg[0]
+        if kind == "start":
+            w.current, w.since = msg[1], time.monotonic()
+        elif kind == "done":
+            self.idle_deaths = 0
+            self.record(msg[1], msg[2])
+            w.current, w.since = None, time.monotonic()
+            if msg[1] in w.chunk:
+                w.chunk.remove(msg[1])
+        elif kind == "idle":
+            self.feed(w)
+
+    def run(self, jobs: int) -> None:
+        from multiprocessing.connection import wait
+
+        for _ in range(min(jobs, len(self.pending))):
+            if not self.start():
+                break
+        while len(self.results) < len(self.paths):
+            live = [w for w in self.workers if w.busy]
+            if not live:
+                if self.pending and (self.workers or self.start()):
+                    for w in self.workers:
+                        self.feed(w)
+                    continue
+                break  # no worker can be started: the caller checks what is left in-process
+            deadlines = [d for d in map(self.deadline, live) if d is not None]
+            timeout = max(0.01, min(deadlines) - time.monotonic()) if deadlines else None
+            ready = wait([w.conn for w in live], timeout=timeout)
+            now = time.monotonic()
+            for w in live:
+                if w not in self.workers:
+                    continue
+                if w.conn in ready:
+                    self.receive(w)
+                    continue
+                deadline = self.deadline(w)
+                if deadline is not None and now >= deadline:
+                    self.lose(w, f"skipped: checking took longer than {self.limit:g} s (the per-file time limit)",
+                              "BND002")
+
+    def stop(self, graceful: bool) -> None:
+        """End every worker: ask politely after a normal run, kill at once after an error or Ctrl-C."""
+        for w in self.workers:
+            if graceful:
+                try:
+                    w.conn.send(None)
+                except (OSError, ValueError):
+                    pass
+            elif w.process.is_alive():
+                w.process.kill()
+        end = time.monotonic() + 2
+        for w in self.workers:
+            w.process.join(max(0.0, end - time.monotonic()))
+            if w.process.is_alive():
+                w.process.kill()
+                w.process.join()
+            w.conn.close()
+        self.workers.clear()
+
+
 def check_files(paths: Sequence[str], settings: Settings, jobs: int | None = None, progress=None,
                 collectors: Sequence = ()) -> list[FileResult]:
-    """Check *paths* in isolated worker processes; results sorted by path.
+    """Check *paths* in isolated worker processes; results sorted by path, one per path.
 
-    ``jobs``: worker count (default: all cores; a handful of files uses one).
+    ``jobs``: worker count (default: all cores, fewer for a handful of
+    files; an explicit count is honoured up to one worker per file).
     ``progress``: optional callable ``(done, total)`` for progress display.
-    A worker killed by a signal or exceeding ``settings.timeout`` on one file
-    is replaced; that file is reported (BND001 crash, BND002 time limit).
+    A worker killed by a signal or exceeding ``settings.timeout`` seconds on
+    one file (0 or None: no limit) is replaced; that file is reported
+    (BND001 crash, BND002 time limit) and the rest of its chunk goes on.
     ``collectors``: see ``check_source``; each result's ``facts`` holds theirs.
+    When no worker process can be started at all, files are checked in this
+    process instead.
     """
-    from multiprocessing.connection import wait
-
     total = len(paths)
     if total == 0:
         return []
     cores = os.cpu_count() or 1
-    jobs = max(1, min(jobs or cores, cores * 4))
-    jobs = min(jobs, max(1, total // 8) if total < 64 else jobs, total)
+    if jobs is None:
+        jobs = min(cores, max(1, total // 8) if total < 64 else cores)
+    jobs = max(1, min(jobs, total))
     chunk_size = max(1, min(32, total // (jobs * 8) or 1))
-    pending: deque[list[tuple[int, str]]] = deque()
     indexed = list(enumerate(paths))
-    for start in range(0, total, chunk_size):
-        pending.append(indexed[start:start + chunk_size])
-    results: dict[int, FileResult] = {}
-    mp = _context()
-    workers: list[_Worker] = []
-
-    def feed(worker: _Worker) -> bool:
-        if pending:
-            chunk = pending.popleft()
-            worker.chunk = deque(index for index, _ in chunk)
-            worker.busy = True
-            worker.conn.send(chunk)
-            return True
-        return False
-
+    pool = _Pool(paths, settings, deque(indexed[s:s + chunk_size] for s in range(0, total, chunk_size)),
+                 collectors, progress)
+    graceful = False
     try:
-        for _ in range(min(jobs, len(pending))):
-            w = _start_worker(mp, settings, collectors)
-            workers.append(w)
-            feed(w)
-        while len(results) < total:
-            live = [w for w in workers if w.busy]
-            if not live:
-                if not pending or not any(feed(w) for w in workers):
-                    break
-                continue
-            now = time.monotonic()
-            timeouts = [settings.timeout - (now - w.started) for w in live if w.current is not None]
-            ready = wait([w.conn for w in live], timeout=max(0.05, min(timeouts)) if timeouts else None)
-            for w in live:
-                if w.conn not in ready:
-                    if w.current is not None and time.monotonic() - w.started > settings.timeout:
-                        _replace(w, workers, results, paths, settings, mp, pending,
-                                 f"skipped: checking took longer than {settings.timeout:g} s", "BND002", collectors)
-                    continue
-                try:
-                    msg = w.conn.recv()
-                except (EOFError, OSError):
-                    w.process.join(1)
-                    _replace(w, workers, results, paths, settings, mp, pending,
-                             _signal_reason(w.process.exitcode), "BND001", collectors)
-                    continue
-                if msg[0] == "start":
-                    w.current, w.started = msg[1], time.monotonic()
-                elif msg[0] == "done":
-                    results[msg[1]] = msg[2]
-                    w.current = None
-                    if w.chunk and w.chunk[0] == msg[1]:
-                        w.chunk.popleft()
-                    if progress is not None:
-                        progress(len(results), total)
-                elif msg[0] == "idle":
-                    w.chunk.clear()
-                    w.busy = False
-                    feed(w)
+        pool.run(jobs)
+        graceful = True
     finally:
-        for w in workers:
-            try:
-                w.conn.send(None)
-            except (OSError, ValueError):
-                pass
-        for w in workers:
-            w.process.join(2)
-            if w.process.is_alive():
-                w.process.kill()
-                w.process.join()
-    return [results[i] for i in sorted(results, key=lambda i: paths[i])]
-
-
-def _replace(w: _Worker, workers: list, results: dict, paths, settings, mp, pending: deque, reason: str, code: str,
-             collectors: Sequence = ()) -> None:
-    """Record the file *w* was on as failed, requeue the rest of its chunk, start a fresh worker."""
-    if w.process.is_alive():
-        w.process.kill()
-    w.process.join()
-    w.conn.close()
-    index = w.current if w.current is not None else (w.chunk[0] if w.chunk else None)
-    if index is not None:
-        results[index] = FileResult(paths[index], _filter([_meta_finding(code, paths[index], reason)], "", settings))
-    rest = [i for i in w.chunk if i not in results]
-    workers.remove(w)
-    if rest:
-        pending.appendleft([(i, paths[i]) for i in rest])
-    fresh = _start_worker(mp, settings, collectors)
-    workers.append(fresh)
-    if not pending:
-        return
-    chunk = pending.popleft()
-    fresh.chunk = deque(i for i, _ in chunk)
-    fresh.busy = True
-    fresh.conn.send(chunk)
+        pool.stop(graceful)
+    if len(pool.results) < total:
+        rules = enabled_rules(settings)
+        for index in range(total):
+            if index not in pool.results:
+                pool.record(index, _check_contained(paths[index], settings, rules, collectors))
+    return [pool.results[i] for i in sorted(pool.results, key=lambda i: paths[i])]
 
 
 def check_paths(paths: Iterable[str], settings: Settings, jobs: int | None = None, progress=None,
@@ -460,8 +655,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
     keys: dict[str, str] = {}
     for path in paths:
         try:
-            with open(path, "rb") as fh:
-                key = content_key(fh.read())
+            key = content_key(_read(path))  # a FIFO named *.py must not block the run
         except OSError:
             misses.append(path)
             continue
