@@ -106,6 +106,11 @@ class ImportTable:
         wanted = set(qualnames)
         return {local for local, q in self._names.items() if q in wanted}
 
+    def imports_from(self, roots: Iterable[str]) -> bool:
+        """True when some imported name comes from one of the top-level packages *roots*."""
+        wanted = tuple(roots)
+        return any(q.split(".", 1)[0] in wanted for q in self._names.values())
+
     def resolve(self, node: cst.BaseExpression) -> str | None:
         """Canonical qualified name of *node* if its root name was imported."""
         parts: list[str] = []
