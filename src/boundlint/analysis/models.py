@@ -11,8 +11,6 @@ of one module; nothing is imported or executed.
 - ``collection_fields(model, ctx)``: its collection fields, each with the limit
   that bounds it (from the type, the field's default, a validator, a
   ``__post_init__`` length check) or None.
-- ``endpoint_framework(func, ctx, extra)``: is a function a web endpoint, and
-  of which framework?
 """
 from __future__ import annotations
 
@@ -34,6 +32,9 @@ COLLECTION_TYPES = frozenset({
     "DefaultDict", "defaultdict", "OrderedDict", "Counter",
 })
 _TYPING_MODULES = ("typing.", "collections.", "builtins.")
+MAPPING_TYPES = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "DefaultDict", "defaultdict", "OrderedDict", "Counter"})
+# Value types of a free-form JSON object (``dict[str, Any]``): such fields are not judged.
+OPAQUE_VALUE_TYPES = frozenset({"Any", "object", "JsonValue", "Json", "JSON", "JSONValue", "JsonType", "JSONType"})
 _CON_COLLECTIONS = frozenset({"conlist", "conset", "confrozenset"})
 _SIZE_KEYWORDS = frozenset({"max_length", "max_items", "max_size"})
 _LEN_VALIDATOR_WRAPPERS = frozenset({"AfterValidator", "BeforeValidator", "WrapValidator", "PlainValidator"})
@@ -52,17 +53,6 @@ ATTRS_DECORATORS = frozenset({
 })
 _MARSHMALLOW_ROOTS = ("marshmallow", "flask_marshmallow", "marshmallow_sqlalchemy", "marshmallow_dataclass")
 _MARSHMALLOW_COLLECTION_FIELDS = frozenset({"List", "Dict", "Mapping", "Nested", "Pluck"})
-
-# Web frameworks whose route decorators mark endpoints, by import root.
-PARAM_FRAMEWORKS = ("fastapi", "ninja", "litestar", "starlite")
-OTHER_FRAMEWORKS = ("starlette", "sanic", "aiohttp", "flask_openapi3", "quart_schema", "apiflask", "flask_smorest", "webargs")
-HTTP_METHODS = frozenset({
-    "get", "post", "put", "patch", "delete", "head", "options", "trace", "api_route", "websocket",
-    "route", "api_operation", "add_route",
-})
-# Decorators that name a schema the endpoint loads its input with.
-INPUT_DECORATORS = frozenset({"use_args", "use_kwargs", "arguments", "validate", "input", "expect", "body"})
-
 
 @dataclass(frozen=True)
 class Shape:
@@ -212,6 +202,8 @@ def annotation_shape(expr: cst.BaseExpression | None, ctx: Context, depth: int =
             if len(args) == 2 and isinstance(args[1], cst.Ellipsis):
                 return Shape(_text(expr), None)
             return None  # a fixed-length tuple holds exactly its listed items
+        if head in MAPPING_TYPES and (len(args) < 2 or _opaque(args[-1], ctx)):
+            return None  # a free-form JSON object: passed along, not iterated item by item
         if head in COLLECTION_TYPES:
             return Shape(_text(expr), None)
         if head in ("Required", "NotRequired", "ReadOnly", "Final"):
@@ -219,11 +211,24 @@ def annotation_shape(expr: cst.BaseExpression | None, ctx: Context, depth: int =
         return None
     if isinstance(expr, (cst.Name, cst.Attribute)):
         head = _type_head(expr, ctx)
+        if head in MAPPING_TYPES:
+            return None  # a bare dict: a free-form JSON object
         if head in COLLECTION_TYPES or head in ("tuple", "Tuple"):
             return Shape(_text(expr), None)
         if isinstance(expr, cst.Name):
             return _alias_shape(expr, ctx, depth)
     return None
+
+
+def _opaque(expr: cst.BaseExpression, ctx: Context) -> bool:
+    """True for a JSON-ish value type: ``Any``, ``object``, ``JsonValue``, or a union holding one."""
+    if isinstance(expr, cst.BinaryOperation):
+        return _opaque(expr.left, ctx) or _opaque(expr.right, ctx)
+    if isinstance(expr, cst.Subscript) and _type_head(expr.value, ctx) in ("Optional", "Union"):
+        return any(_opaque(a, ctx) for a in _slice_values(expr))
+    if isinstance(expr, (cst.Name, cst.Attribute)):
+        return (dotted(expr) or "").rsplit(".", 1)[-1] in OPAQUE_VALUE_TYPES
+    return False
 
 
 def _union_shape(args: Iterable[cst.BaseExpression], ctx: Context, depth: int) -> Shape | None:
@@ -371,11 +376,6 @@ def function_checks_len(func: cst.BaseExpression, ctx: Context) -> bool:
 
 
 # -- models --------------------------------------------------------------------------
-
-def imports_any(ctx: Context, roots: Iterable[str]) -> bool:
-    """True when the module imports anything from one of the top-level packages *roots*."""
-    return ctx.names.imports_from(roots)
-
 
 _MODEL_BASE_SUFFIXES = ("Model", "ModelBase", "Base", "Schema", "Struct")
 
@@ -589,6 +589,10 @@ def _marshmallow_shape(call: cst.Call, ctx: Context) -> Shape | None:
         return None
     if not (name.startswith(_MARSHMALLOW_ROOTS) or "fields." in name or name.startswith(("ma.", "fields"))):
         return None
+    if head in ("Dict", "Mapping"):
+        values = kwarg(call, "values")
+        if values is None or (isinstance(values, cst.Call) and short_name(values.func, ctx) == "Raw"):
+            return None  # a free-form JSON object
     if head in ("Nested", "Pluck"):
         many = kwarg(call, "many")
         inner = positional(call)[0] if positional(call) else None
@@ -656,70 +660,3 @@ def _default_limit(value: cst.BaseExpression | None, kind: str, ctx: Context) ->
     if kind == "dataclass":
         return None  # dataclasses.field() carries no constraint
     return meta_limit(value, ctx)
-
-
-# -- endpoints -----------------------------------------------------------------------
-
-def endpoint_framework(func: cst.FunctionDef, ctx: Context, extra: tuple[str, ...] = ()) -> tuple[str, cst.BaseExpression] | None:
-    """``(framework, decorator)`` when *func* is a web endpoint, else None.
-
-    Framework is ``fastapi`` (FastAPI, Django Ninja: typed parameters with
-    ``Query`` / ``Body`` / ``Form``), ``litestar``, ``extra`` (a configured
-    decorator, read FastAPI-style) or ``other`` (Starlette, Sanic, aiohttp,
-    flask-openapi3: parameters are not judged, annotations still mark models).
-    """
-    for deco in func.decorators:
-        d = deco.decorator
-        target = d.func if isinstance(d, cst.Call) else d
-        name = full_name(target, ctx)
-        if not name:
-            continue
-        if extra and any(fnmatch.fnmatchcase(name, p) for p in extra):
-            return "extra", d
-        root = name.split(".", 1)[0]
-        if root in ("litestar", "starlite"):
-            if name.rsplit(".", 1)[-1] in HTTP_METHODS:
-                return "litestar", d
-            continue
-        if not isinstance(d, cst.Call) or not isinstance(target, cst.Attribute):
-            continue
-        if target.attr.value not in HTTP_METHODS:
-            continue
-        if ctx.names.imports_from(("fastapi", "ninja")):
-            return "fastapi", d
-        if ctx.names.imports_from(("litestar", "starlite")):
-            return "litestar", d
-        if ctx.names.imports_from(OTHER_FRAMEWORKS):
-            return "other", d
-    return None
-
-
-def input_decorator_models(func: cst.FunctionDef, ctx: Context) -> list[str]:
-    """Names of schemas an input decorator loads the request with (``@use_args(S)``, ``@blp.arguments(S)``...)."""
-    out = []
-    for deco in func.decorators:
-        d = deco.decorator
-        if not isinstance(d, cst.Call):
-            continue
-        if short_name(d.func, ctx) not in INPUT_DECORATORS:
-            continue
-        for a in d.args:
-            if a.keyword is not None and a.keyword.value not in ("json", "query", "form", "body", "schema", "args"):
-                continue
-            value = a.value
-            if isinstance(value, cst.Call):
-                value = value.func
-            if isinstance(value, cst.Name):
-                out.append(value.value)
-    return out
-
-
-def function_params(func: cst.FunctionDef) -> list[cst.Param]:
-    """All named parameters of *func* (positional-only, regular, keyword-only)."""
-    p = func.params
-    return [*p.posonly_params, *p.params, *p.kwonly_params]
-
-
-def matches(name: str, patterns: Iterable[str]) -> bool:
-    """Alias of :func:`matches_any` for readability at call sites."""
-    return matches_any(name, patterns)

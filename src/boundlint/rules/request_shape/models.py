@@ -1,0 +1,322 @@
+"""BND201 unbounded-request-collection: which models are request models, and their uncapped collections."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import libcst as cst
+
+from boundlint.analysis import models as m
+from boundlint.analysis.context import Context
+from boundlint.rules.base import Example, Rule
+from boundlint.rules.request_shape.endpoints import (
+    DEFAULT_EXTRA_ENDPOINT_DECORATORS, endpoint_framework, function_params, input_decorator_models,
+)
+
+DEFAULT_REQUEST_MODEL_PATTERNS = (
+    "*Request", "*Req", "*Params", "*Query", "*Body", "*Payload", "*Input", "*Command", "*Batch", "*Create", "*Update",
+)
+# Names that say a model is output or configuration: never judged by name or partial caps alone.
+NOT_REQUEST_MODEL_PATTERNS = (
+    "*Response", "*Resp", "*Result", "*Results", "*Output", "*Reply", "*Config", "*Settings", "*Options", "*Conf",
+    "*Event", "*Record", "*Row", "*Info", "*Stats", "*Status", "*State",
+)
+DEFAULT_EXTRA_MODEL_BASES: tuple[str, ...] = ()
+
+_LOADERS = frozenset({"load", "loads", "validate", "parse"})
+
+
+@dataclass
+class _ModuleModels:
+    """What BND201 learns about one module while it is walked."""
+
+    classes: list[cst.ClassDef] = field(default_factory=list)
+    endpoint_refs: dict[str, str] = field(default_factory=dict)  # model name -> endpoint name
+    loaded: set[str] = field(default_factory=set)  # schemas loaded from input (marshmallow)
+    built: set[str] = field(default_factory=set)  # models the module constructs with keyword arguments
+
+
+class UnboundedRequestCollection(Rule):
+    """
+    ## What it does
+    Flags a collection field (`list`, `set`, `dict`, `Sequence`, `Mapping`,
+    `tuple[X, ...]`, `conlist` ...) of a *request model* that has no maximum
+    size.  Models: pydantic v1 and v2 (`BaseModel`, `RootModel`, the
+    `pydantic.v1` namespace, pydantic dataclasses), `msgspec.Struct`, attrs,
+    `@dataclass`, marshmallow `Schema` (`fields.List`, `fields.Dict`,
+    `fields.Nested(..., many=True)`) and `TypedDict`.  The finding is on the
+    field's line.
+
+    A *request model* is a model that
+    - annotates a parameter of a web endpoint in the same module (FastAPI,
+      Django Ninja, Litestar ...), or that the module loads input with
+      (`Schema().load(...)`, `@use_args(Schema)`, `@blp.arguments(Schema)`);
+      the models it nests are part of the request too;
+    - or caps some of its collections but not all (an input contract with
+      a missed cap);
+    - or, for pydantic and msgspec models and marshmallow schemas, whose
+      class name matches `request-model-patterns` (by default `*Request`,
+      `*Req`, `*Params`, `*Query`, `*Body`, `*Payload`, `*Input`,
+      `*Command`, `*Batch`, `*Create`, `*Update`).
+    Same-module base classes of a request model are judged with it.  A
+    plain `@dataclass`, attrs class or `TypedDict` validates nothing when
+    built, so a name alone does not make it a request model.  Not judged by
+    name: models named as output or configuration (`*Response`, `*Result`,
+    `*Config`, `*Settings`, `*Event` ...) and the models they nest, models
+    the module itself builds with keyword arguments (it sends or keeps
+    them), and modules inside a `client` / `clients` / `sdk` package (their
+    requests are outbound).
+
+    ## Options
+    - `request-model-patterns`: class-name globs of request models;
+    - `extra-model-bases`: more base classes (qualified or short names)
+      whose subclasses are pydantic-style models;
+    - `extra-endpoint-decorators`: more route decorators (qualified-name
+      globs) whose functions are endpoints.
+
+    ## Why is this bad?
+    The request contract is the first place to reject abuse.  A field with no
+    maximum accepts 20,000 items as readily as 20: one client (a bug, a
+    retry loop, a scraper) sends a batch a thousand times the normal size and
+    every layer behind the parser does a thousand times the work, fans out a
+    thousand times wider, and holds the memory for all of it.
+
+    ## What counts as a limit
+    - pydantic `Field(max_length=N)` (v2) or `Field(max_items=N)` (v1),
+      `conlist(X, max_length=N)` / `max_items=N`, also inside `Annotated`;
+    - `Annotated[list[X], ...]` with `Field(max_length=N)`,
+      `annotated_types.MaxLen(N)` / `Len(_, N)`, `msgspec.Meta(max_length=N)`,
+      or an `AfterValidator(f)` whose same-module `f` checks `len`;
+    - a same-module type alias that carries such a limit;
+    - attrs `validators.max_len(N)` or a validator function that checks `len`;
+    - marshmallow `validate=validate.Length(max=N)`;
+    - a pydantic `field_validator` / `validator` for the field (not
+      `each_item=True`), a `model_validator` / `root_validator`, a
+      marshmallow `validates` / `validates_schema`, a dataclass or msgspec
+      `__post_init__`, an attrs `@field.validator` that compares `len` of it;
+    - a fixed-length tuple (`tuple[int, int]`).
+    """
+    code, name = "BND201", "unbounded-request-collection"
+    message = "request field `{model}.{field}` (`{type}`) accepts any number of items{via}"
+    hint = ("cap it in the model: pydantic `Field(max_length=N)` (v1: `max_items=N`) or `conlist(X, max_length=N)`, "
+            "msgspec `Meta(max_length=N)`, attrs `validators.max_len(N)`, marshmallow `validate.Length(max=N)`")
+    invalid = (
+        Example("pydantic_list", """
+            from pydantic import BaseModel
+
+            class LookupRequest(BaseModel):
+                uris: list[str]  # error: BND201 col 5
+            """),
+        Example("marshmallow_loaded", """
+            from marshmallow import Schema, fields
+
+            class ImportSchema(Schema):
+                items = fields.List(fields.Str())  # error: BND201 col 5
+
+            def parse(payload):
+                return ImportSchema().load(payload)
+            """),
+    )
+    valid = (
+        Example("pydantic_max_length", """
+            from typing import Annotated
+
+            from pydantic import BaseModel, Field
+
+            class LookupRequest(BaseModel):
+                uris: list[str] = Field(max_length=100)
+                tags: Annotated[list[str], Field(max_length=20)] = []
+            """),
+        Example("response_model", """
+            from pydantic import BaseModel
+
+            class LookupResponse(BaseModel):
+                posts: list[str]
+            """),
+    )
+
+    def __init__(self, sink):
+        super().__init__(sink)
+        self._mod = _ModuleModels()
+
+    def visit_ClassDef(self, node: cst.ClassDef, ctx: Context) -> None:
+        if m.could_be_model(node):
+            self._mod.classes.append(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef, ctx: Context) -> None:
+        if not node.decorators:
+            return
+        extra = m.option_list(ctx, "extra-endpoint-decorators", DEFAULT_EXTRA_ENDPOINT_DECORATORS)
+        for name in input_decorator_models(node, ctx):
+            self._mod.loaded.add(name)
+        if endpoint_framework(node, ctx, extra) is None:
+            return
+        for param in function_params(node):
+            if param.annotation is not None:
+                for ref in m.type_refs(param.annotation.annotation):
+                    self._mod.endpoint_refs.setdefault(ref, node.name.value)
+            if isinstance(param.default, cst.Call):  # Depends(Model), Body(Model)
+                for arg in m.positional(param.default):
+                    if isinstance(arg, cst.Name):
+                        self._mod.endpoint_refs.setdefault(arg.value, node.name.value)
+
+    def visit_Call(self, node: cst.Call, ctx: Context) -> None:
+        func = node.func
+        if isinstance(func, cst.Name):
+            # Model(field=...) built here: the module sends or keeps it, it does not receive it.
+            if func.value in ctx.index.classes and node.args and node.args[0].keyword is not None:
+                self._mod.built.add(func.value)
+            return
+        if not isinstance(func, cst.Attribute) or func.attr.value not in _LOADERS:
+            return
+        # ImportSchema().load(payload), schema = ImportSchema(); schema.load(...)
+        receiver = func.value
+        if isinstance(receiver, cst.Name):
+            bound = ctx.lookup(receiver.value)
+            receiver = bound[1][-1] if bound and bound[1] and bound[1][-1] is not None else receiver
+        if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name):
+            self._mod.loaded.add(receiver.func.value)
+        elif func.attr.value == "parse":  # webargs parser.parse(Schema(), request)
+            args = m.positional(node)
+            first = args[0] if args else None
+            if isinstance(first, cst.Call):
+                first = first.func
+            if isinstance(first, cst.Name):
+                self._mod.loaded.add(first.value)
+
+    def leave_Module(self, node: cst.Module, ctx: Context) -> None:
+        mod, self._mod = self._mod, _ModuleModels()
+        if not mod.classes:
+            return
+        extra_bases = m.option_list(ctx, "extra-model-bases", DEFAULT_EXTRA_MODEL_BASES)
+        patterns = m.option_list(ctx, "request-model-patterns", DEFAULT_REQUEST_MODEL_PATTERNS)
+        infer = patterns if ctx.names.imports_from(("pydantic", "sqlmodel")) else None
+        models: dict[str, m.Model] = {}
+        for cls in mod.classes:
+            found = m.model_kind(cls, ctx, extra_bases, infer=infer)
+            if found is not None:
+                models.setdefault(cls.name.value, m.Model(cls.name.value, cls, found[0], found[1]))
+        if not models:
+            return
+        fields: dict[str, list[m.CollectionField]] = {}
+        for name, model in models.items():
+            own = m.collection_fields(model, ctx)
+            if own and any(f.limit is None for f in own):
+                checked = m.model_len_checks(_chain(model, models), {f.name for f in own}, ctx)
+                own = [replace(f, limit="a `len` check in the model") if f.limit is None and f.name in checked else f
+                       for f in own]
+            fields[name] = own
+        why = _request_models(models, fields, mod, patterns, ctx)
+        reported: set[int] = set()
+        for name, part_of in why.items():
+            for f in fields[name]:
+                if f.limit is not None or id(f.node) in reported:
+                    continue
+                reported.add(id(f.node))
+                via = f" (part of request model `{part_of}`)" if part_of else ""
+                self.report(f.node, model=name, field=f.name, type=f.shape.text, via=via)
+
+
+def _chain(model: m.Model, models: dict[str, m.Model]) -> list[cst.ClassDef]:
+    """The model and its same-module model bases (validators may live in either)."""
+    out, queue, seen = [], [model.name], set()
+    while queue:
+        name = queue.pop()
+        if name in seen or name not in models:
+            continue
+        seen.add(name)
+        out.append(models[name].node)
+        queue.extend(models[name].bases)
+    return out
+
+
+def _request_models(models: dict[str, m.Model], fields: dict[str, list[m.CollectionField]],
+                    mod: _ModuleModels, patterns: tuple[str, ...], ctx: Context) -> dict[str, str]:
+    """Request models of the module: name -> the request model it is part of (``""`` for itself).
+
+    Strong evidence (an endpoint takes it, the module loads input with it)
+    extends to the models it nests; a name match or a partial cap extends to
+    its same-module bases only.  Plain dataclasses, attrs classes and
+    TypedDicts validate nothing by name, so they need strong evidence or a cap.
+    """
+    why: dict[str, str] = {}
+    strong: set[str] = set()
+    output = _output_models(models, fields, ctx)
+    by_name = not _client_package(ctx.path)
+    for name, model in models.items():
+        own = fields[name]
+        if name in mod.endpoint_refs or name in mod.loaded:
+            why[name] = ""
+            strong.add(name)
+        elif name in output or name in mod.built:
+            continue
+        elif any(f.limit is not None for f in own) and any(f.limit is None for f in own):
+            why[name] = ""  # caps some collections: an input contract missing a cap
+        elif by_name and model.kind not in _UNVALIDATED_KINDS and m.matches_any(name, patterns):
+            why[name] = ""
+    queue = list(why)
+    while queue:
+        name = queue.pop()
+        model = models[name]
+        related = list(model.bases)
+        if name in strong:
+            for f in fields[name]:
+                related.extend(f.refs)
+            related.extend(_nested_refs(model))
+            related = sorted(_alias_refs(related, ctx))
+        for other in related:
+            if other in models and other not in why and models[other].kind != "typeddict":
+                why[other] = why[name] or name
+                if name in strong:
+                    strong.add(other)
+                queue.append(other)
+    return why
+
+
+_UNVALIDATED_KINDS = frozenset({"dataclass", "attrs", "typeddict"})
+# A module inside one of these packages is the sending side of an API: its request models are outbound.
+CLIENT_PACKAGES = frozenset({"client", "clients", "sdk"})
+
+
+def _client_package(path: str) -> bool:
+    parts = path.replace("\\", "/").split("/")[:-1]
+    return any(part in CLIENT_PACKAGES for part in parts)
+
+
+def _output_models(models: dict[str, m.Model], fields: dict[str, list[m.CollectionField]], ctx: Context) -> set[str]:
+    """Models named as output or configuration, and the same-module models nested in them."""
+    out = {name for name in models if m.matches_any(name, NOT_REQUEST_MODEL_PATTERNS)}
+    queue = list(out)
+    while queue:
+        model = models[queue.pop()]
+        for ref in _alias_refs((*_nested_refs(model), *(r for f in fields[model.name] for r in f.refs)), ctx):
+            if ref in models and ref not in out:
+                out.add(ref)
+                queue.append(ref)
+    return out
+
+
+def _alias_refs(refs, ctx: Context) -> set[str]:
+    """*refs* plus the names inside same-module type aliases among them (``DataSource = Union[A, B]``)."""
+    out, queue = set(), list(refs)
+    while queue:
+        ref = queue.pop()
+        if ref in out:
+            continue
+        out.add(ref)
+        values = ctx.index.constants.get(ref)
+        if ref not in ctx.index.classes and values and len(values) == 1 and isinstance(values[0], (cst.Subscript, cst.BinaryOperation)):
+            queue.extend(m.type_refs(values[0]))
+    return out
+
+
+def _nested_refs(model: m.Model) -> list[str]:
+    """Names of models a request model nests through non-collection fields (``owner: Owner``)."""
+    out = []
+    for stmt in m._class_statements(model.node):
+        if isinstance(stmt, cst.AnnAssign):
+            out.extend(m.type_refs(stmt.annotation.annotation))
+        elif isinstance(stmt, cst.Assign) and isinstance(stmt.value, cst.Call) and model.kind == "marshmallow":
+            out.extend(m.type_refs(stmt.value))
+    return out
+
+
