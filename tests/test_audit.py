@@ -55,11 +55,11 @@ EXPECTED_MAP = [
      ["L25 asyncio.gather over request.uris -> hydrate: UNBOUNDED (request field request.uris) [BND101]"],
      ["request.uris (repeated): no size limit [BND203]"],
      [("BND401", 13, "hydrate"), ("BND302", 17, "hydrate")]),
-    ("fastapi_app.py", 27, "lookup", "fastapi", "POST /posts/lookup", "high",
-     ["L28 asyncio.gather over req.uris -> fetch: UNBOUNDED (request field req.uris) [BND101]"],
+    ("fastapi_app.py", 28, "lookup", "fastapi", "POST /posts/lookup", "high",
+     ["L29 asyncio.gather over req.uris -> fetch: UNBOUNDED (request field req.uris) [BND101]"],
      ["LookupRequest.uris (list[str]): no size limit [BND201]",
       "LookupRequest.tags (list[str]): limited by `Field(max_...)`"],
-     [("BND401", 17, "fetch")]),
+     [("BND401", 18, "fetch")]),
     ("flask_app.py", 18, "export", "flask", "POST /export", "high",
      ["L21 pool.map over ids -> render: UNBOUNDED (request field query `id`) [BND104]"],
      ["query `id` (list): no size limit"],
@@ -75,18 +75,19 @@ EXPECTED_MAP = [
     ("starlette_app.py", 18, "Jobs.post", "starlette", "POST", "high",
      ['L21 asyncio.create_task over data["items"] -> process: UNBOUNDED (request field request.json) [BND102]'],
      [], []),
-    ("fastapi_app.py", 32, "get_posts", "fastapi", "GET /posts", "medium",
-     ["L33 asyncio.gather over ids -> fetch_limited: bounded by a limiter in `fetch_limited`"],
+    ("fastapi_app.py", 33, "get_posts", "fastapi", "GET /posts", "medium",
+     ["L34 asyncio.gather over ids -> fetch_limited: bounded: a limiter in `fetch_limited`"],
      ["ids (list[str]): limited by `Query(max_...)`"],
-     [("BND401", 17, "fetch")]),
+     [("BND401", 18, "fetch")]),
     ("aiohttp_app.py", 18, "upload", "aiohttp", "POST /upload", "low",
-     ["L20 executor.map over blobs -> resize: bounded by a pool of `8` workers"], [], []),
-    ("fastapi_app.py", 37, "health", "fastapi", "GET /health", "low",
-     ["L38 asyncio.gather: bounded by a fixed set of 2 awaitables"], [], []),
+     ["L20 executor.map over blobs -> resize: bounded: a pool of `8` workers"], [], []),
+    ("fastapi_app.py", 38, "health", "fastapi", "GET /health", "low",
+     ["L39 asyncio.gather: bounded: a fixed set of 2 awaitables"], [], []),
     ("litestar_app.py", 17, "batch", "litestar", "POST /batch", "low",
-     ["L21 tg.start_soon over data.runs -> execute: bounded by a limiter in `execute`"],
+     ["L21 tg.start_soon over data.runs -> execute: bounded: a limiter in `execute`"],
      ["BatchRequest.runs (Annotated[list[str], Meta(max_length=100)]): limited by `Meta(max_...)`"], []),
     ("aiohttp_app.py", 14, "health", "aiohttp", "GET /health", "low", [], [], []),
+    ("fastapi_app.py", 51, "me", "fastapi", "GET /me", "low", [], [], []),
     ("grpc_service.py", 28, "PostsServicer.CountPosts", "grpc", "rpc CountPosts", "low", [],
      ["request.uris (repeated): limited by len(request.uris) checked"], []),
     (os.path.join("shop", "views.py"), 11, "order_list", "django", "", "low", [],
@@ -101,8 +102,8 @@ def test_exposure_map_rows(report):
 
 def test_summary(report):
     s = report.summary
-    assert (s.files, s.handlers, s.unbounded_handlers) == (8, 14, 6)
-    assert s.handlers_by_framework == {"aiohttp": 2, "django": 2, "fastapi": 3, "flask": 1, "grpc": 2,
+    assert (s.files, s.handlers, s.unbounded_handlers) == (8, 15, 6)
+    assert s.handlers_by_framework == {"aiohttp": 2, "django": 2, "fastapi": 4, "flask": 1, "grpc": 2,
                                        "litestar": 1, "sanic": 1, "starlette": 2}
     assert s.by_family["BND1"] == 6
     assert s.top_files[0] == ("grpc_service.py", 4)
@@ -212,7 +213,7 @@ def test_terminal_rich_and_plain(report):
     pytest.importorskip("rich")
     text = render(report, "terminal", top=3)
     assert "Endpoint exposure map" in text and "PostsServicer.GetPosts" in text
-    assert "11 more handlers (--top 0 shows all)" in text
+    assert "12 more handlers (--top 0 shows all)" in text
     assert "\x1b[" not in text  # no colour when not asked
     plain = render_plain(report, top=0)
     assert "[high] grpc_service.py:24 PostsServicer.GetPosts  grpc rpc GetPosts" in plain
@@ -304,7 +305,7 @@ def test_cli_exit_codes_and_writes_only_output(tmp_path, capsys):
     before = _tree(APP)
     assert main(["audit", "--isolated", "-j", "1", "--format", "json", str(APP)]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["summary"]["handlers"] == 14
+    assert data["summary"]["handlers"] == 15
     assert main(["audit", "--isolated", "-j", "1", "--fail-on", "BND1", "-q", str(APP)]) == 1
     assert main(["audit", "--isolated", "-j", "1", "--fail-on", "BND9", "-q", str(APP)]) == 0
     capsys.readouterr()
@@ -349,3 +350,22 @@ def test_progress_line():
     bar(200, 200)
     bar.close()
     assert re.search(r"200/200 files", sink.text) and sink.text.endswith("\r\x1b[K")
+
+
+def test_collector_skipped_where_no_handler_can_be():
+    text = "import asyncio\n\nasync def f(ids):\n    await asyncio.gather(*(g(i) for i in ids))\n"
+    facts: dict = {}
+    findings = check_source(text, "lib.py", Settings(), collectors=(AuditCollector,), facts=facts)
+    assert facts == {} and [f.code for f in findings] == ["BND101"]
+    configured = Settings(extra=(("handler-decorators", ("myrpc.endpoint",)),))
+    check_source(text + "from myrpc import endpoint\n", "lib.py", configured, collectors=(AuditCollector,), facts=facts)
+    assert list(facts) == ["audit"]
+
+
+def test_json_round_trip(report):
+    from boundlint.audit.model import report_from_dict
+
+    data = json.loads(render(report, "json"))
+    again = report_from_dict(data)
+    assert json.loads(render(again, "json")) == data
+    assert render(again, "markdown") == render(report, "markdown")

@@ -69,7 +69,9 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
     objects with rule-style ``visit_`` / ``leave_`` hooks, a ``name`` and a
     ``facts(position)`` method; they run in the same traversal and their
     facts are stored in the *facts* dict under their ``name``.  ``position``
-    maps a node to its 1-based ``(line, column, end_line)``.
+    maps a node to its 1-based ``(line, column, end_line)``.  With
+    *prefilter*, a collector whose ``may_apply(text, settings)`` is False is
+    skipped (its facts are then absent).
     """
     import libcst as cst
 
@@ -81,6 +83,8 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
         rules = enabled_rules(settings)
     if prefilter:
         rules = [cls for cls in rules if cls.may_apply(text)]
+        # A collector may say from the text alone that it has nothing to gather.
+        collectors = [c for c in collectors if not hasattr(c, "may_apply") or c.may_apply(text, settings)]
         if not rules and not collectors and _compiles(text):
             return []  # nothing could report, and the syntax is fine: skip the LibCST parse
     nesting = _nesting_error(text)

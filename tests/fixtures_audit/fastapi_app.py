@@ -1,7 +1,8 @@
 import asyncio
+from typing import Annotated
 
 import httpx
-from fastapi import FastAPI, Query
+from fastapi import Depends, FastAPI, Query
 from pydantic import BaseModel, Field
 
 app = FastAPI()
@@ -40,3 +41,12 @@ async def health():
 
 async def ping() -> bool:
     return True
+
+
+def current_roles() -> list[str]:
+    return ["admin"]
+
+
+@app.get("/me")
+async def me(roles: Annotated[list[str], Depends(current_roles)]):
+    return roles

@@ -15,7 +15,7 @@ def fanout_text(f: FanOut) -> str:
     if f.via:
         text += f" (in {f.via})"
     if f.bounded:
-        return f"{text}: bounded by {f.limit}"
+        return f"{text}: bounded: {f.limit}"
     status = f"{text}: UNBOUNDED"
     if f.request_field:
         status += f" (request field {f.request_field})"

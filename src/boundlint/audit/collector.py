@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -71,8 +72,12 @@ REGISTRAR_QUALNAMES = frozenset({
 _HANDLER_KWARGS = frozenset({"endpoint", "view_func", "handler", "view"})
 # Parameters that carry the framework's plumbing rather than request data.
 _PLUMBING = frozenset({"self", "cls", "request", "req", "context", "ctx", "response", "background_tasks", "websocket", "session", "db"})
+_NOT_REQUEST_DATA = frozenset({"Path", "Header", "Cookie", "Depends", "Security", "Provide", "Dependency"})
 _QUERY_LISTS = frozenset({"getlist", "getall", "get_all", "getlist_or_none"})
 _BATCH_WORDS = frozenset({"batched", "chunked", "chunks", "batch", "grouper"})
+# Text that any recognised handler's module must contain (a framework import or a servicer base).
+_HANDLER_HINT = re.compile(
+    r"\b(?:fastapi|starlette|litestar|starlite|sanic|aiohttp|flask|quart|apiflask|django|ninja|rest_framework)\b|Servicer\b")
 
 
 @dataclass(eq=False)
@@ -109,6 +114,17 @@ class AuditCollector:
 
     name = "audit"
     code = "audit"  # named in BND002 messages when a hook fails
+
+    @classmethod
+    def may_apply(cls, text: str, settings) -> bool:
+        """False when *text* can hold no request handler: no web framework, no servicer, no configured name."""
+        if _HANDLER_HINT.search(text):
+            return True
+        for pattern in _configured_patterns(settings):
+            literal = re.split(r"[*?\[]", pattern.rsplit(".", 1)[-1])[0]
+            if not literal or literal in text:
+                return True
+        return False
 
     def __init__(self) -> None:
         self._stack: list[_Function] = []
@@ -420,19 +436,25 @@ def _module_framework(roots: set[str]) -> str | None:
     return None
 
 
+def _listed(settings, name: str) -> tuple[str, ...]:
+    value = settings.option(name, None)
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return tuple(v.strip() for v in value.split(",") if v.strip())
+    return tuple(str(v) for v in value)
+
+
 def _options(ctx: Context | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``(handler decorator patterns, handler base patterns)`` from the settings."""
     if ctx is None:
         return (), ()
+    s = ctx.settings
+    return _listed(s, "handler-decorators") + _listed(s, "extra-endpoint-decorators"), _listed(s, "handler-bases")
 
-    def listed(name: str) -> tuple[str, ...]:
-        value = ctx.settings.option(name, None)
-        if value is None:
-            return ()
-        if isinstance(value, str):
-            return tuple(v.strip() for v in value.split(",") if v.strip())
-        return tuple(str(v) for v in value)
 
-    return listed("handler-decorators") + listed("extra-endpoint-decorators"), listed("handler-bases")
+def _configured_patterns(settings) -> tuple[str, ...]:
+    return _listed(settings, "handler-decorators") + _listed(settings, "extra-endpoint-decorators") + _listed(settings, "handler-bases")
 
 
 def _matches(name: str, patterns: tuple[str, ...]) -> bool:
@@ -595,8 +617,11 @@ def _param_fields(fn: _Function, ctx: Context, position) -> list[dict]:
         if name in ("self", "cls") or param.annotation is None:
             continue
         ann = param.annotation.annotation
-        if isinstance(param.default, cst.Call) and m.short_name(param.default.func, ctx) in ("Path", "Header", "Cookie", "Depends", "Security", "Provide"):
-            continue
+        markers = [param.default] if isinstance(param.default, cst.Call) else []
+        if isinstance(ann, cst.Subscript) and m.short_name(ann.value, ctx) == "Annotated":
+            markers += [v for v in m._slice_values(ann)[1:] if isinstance(v, cst.Call)]
+        if any(m.short_name(c.func, ctx) in _NOT_REQUEST_DATA for c in markers):
+            continue  # injected dependencies, path segments and headers are not request collections
         shape = m.annotation_shape(ann, ctx)
         if shape is not None:
             limit = shape.limit or (m.meta_limit(param.default, ctx) if isinstance(param.default, cst.Call) else None)

@@ -22,6 +22,7 @@ FAMILIES = {
 }
 # How far the same-module call graph is followed from a handler.
 CALL_DEPTH = 3
+RISK_RANK = {"high": 3, "medium": 2, "low": 1}
 TOP = 10
 
 
@@ -149,6 +150,29 @@ class AuditReport:
         }
 
 
+def report_from_dict(data: dict) -> AuditReport:
+    """Rebuild an AuditReport from its JSON form (``to_dict()``), e.g. to render a saved audit again."""
+    if data.get("schema") != SCHEMA:
+        raise ValueError(f"not a {SCHEMA} report: schema {data.get('schema')!r}")
+    s = data["summary"]
+    summary = Summary(
+        files=s["files"], lines=s["lines"], seconds=s["seconds"], findings=s["findings"],
+        by_family={x["family"]: x["count"] for x in s["by_family"]},
+        by_code={x["code"]: x["count"] for x in s["by_code"]},
+        top_files=[(x["path"], x["count"]) for x in s["top_files"]],
+        top_folders=[(x["path"], x["count"]) for x in s["top_folders"]],
+        handlers=s["handlers"], handlers_by_framework=dict(s["handlers_by_framework"]),
+        unbounded_handlers=s["unbounded_handlers"],
+    )
+    handlers = [
+        Handler(h["path"], h["line"], h["name"], h["framework"], h["route"], h["risk"], h["score"],
+                [FanOut(**f) for f in h["fanouts"]], [RequestField(**f) for f in h["request_fields"]],
+                [Site(**x) for x in h["sites"]])
+        for h in data["handlers"]
+    ]
+    return AuditReport(summary, handlers, {x["code"]: x["name"] for x in s["by_code"]})
+
+
 def _family(code: str) -> str:
     return code[:4]
 
@@ -237,7 +261,7 @@ def build_report(results: list, seconds: float, root: str | None = None, rule_na
         if not facts or not facts["handlers"]:
             continue
         handlers.extend(_file_handlers(result, facts, _relative(result.path, root)))
-    handlers.sort(key=lambda h: (-h.score, h.path, h.line))
+    handlers.sort(key=lambda h: (-RISK_RANK[h.risk], -h.score, h.path, h.line))
     summary = Summary(
         files=len(results),
         lines=sum(r.lines for r in results),

@@ -19,6 +19,10 @@ th,td{border:1px solid #d8dee4;padding:4px 8px;text-align:left;vertical-align:to
 th{background:#f3f5f7;cursor:pointer;white-space:nowrap}
 th[aria-sort]::after{content:" \\2195";color:#888}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+td{overflow-wrap:anywhere}
+table.map{table-layout:fixed}table.map th{white-space:normal}
+table.map th:nth-child(1){width:72px}table.map th:nth-child(2){width:20%}table.map th:nth-child(3){width:13%}
+table.map th:nth-child(4){width:29%}
 .cards{display:flex;flex-wrap:wrap;gap:10px;margin:8px 0 4px}
 .card{border:1px solid #d8dee4;border-radius:6px;padding:8px 14px;min-width:110px}
 .card b{display:block;font-size:20px}
@@ -53,6 +57,9 @@ document.querySelectorAll("table.sortable").forEach(function(table){
   });
 });
 """
+
+
+_RANK = {"high": 3, "medium": 2, "low": 1}
 
 
 def _list(items: list[tuple[str, str]]) -> str:
@@ -103,7 +110,7 @@ def render_html(report: AuditReport) -> str:
             fields = [("ok" if f.limit is not None else "unb", field_text(f)) for f in h.fields]
             sites = [("unb", site_text(x)) for x in h.sites]
             rows.append([
-                f'<td data-key="{h.score:09d}"><span class="risk {h.risk}">{escape(h.risk)}</span></td>',
+                f'<td data-key="{_RANK.get(h.risk, 0)}{h.score:09d}"><span class="risk {h.risk}">{escape(h.risk)}</span></td>',
                 f'<td data-key="{escape(h.name)}"><code>{escape(h.name)}</code><br><span class="small">{escape(h.path)}:{h.line}</span></td>',
                 _td(f"{h.framework} {h.route}".strip()),
                 f"<td>{_list(fan)}</td>", f"<td>{_list(fields)}</td>", f"<td>{_list(sites)}</td>",
