@@ -72,6 +72,7 @@ REGISTRAR_QUALNAMES = frozenset({
 _HANDLER_KWARGS = frozenset({"endpoint", "view_func", "handler", "view"})
 # Parameters that carry the framework's plumbing rather than request data.
 _PLUMBING = frozenset({"self", "cls", "request", "req", "context", "ctx", "response", "background_tasks", "websocket", "session", "db"})
+_RESPONDERS = frozenset({"render", "redirect", "render_to_response", "render_to_string"})
 _NOT_REQUEST_DATA = frozenset({"Path", "Header", "Cookie", "Depends", "Security", "Provide", "Dependency"})
 _QUERY_LISTS = frozenset({"getlist", "getall", "get_all", "getlist_or_none"})
 _BATCH_WORDS = frozenset({"batched", "chunked", "chunks", "batch", "grouper"})
@@ -94,6 +95,7 @@ class _Function:
     scope: object = None
     grpc_fields: dict[str, tuple[cst.CSTNode, str | None]] = field(default_factory=dict)
     query_lists: list[tuple[cst.CSTNode, str, str | None]] = field(default_factory=list)
+    responds: bool = False  # builds an HTTP response (``HttpResponse(...)``, ``render(...)``)
 
 
 @dataclass(eq=False)
@@ -189,6 +191,9 @@ class AuditCollector:
             if isinstance(target, cst.FunctionDef):
                 fn.callees.append(id(target))
             self._query_list(node, fn, ctx)
+            if not fn.responds:
+                called = (dotted(node.func) or "").rsplit(".", 1)[-1]
+                fn.responds = called.endswith("Response") or called in _RESPONDERS
         self._registration(node, ctx)
         spawn = spawn_of(node, ctx)
         if spawn is not None:
@@ -499,7 +504,7 @@ def _classify(fn: _Function, framework: str | None, registered, options, path: s
     if registered is not None and framework is not None:
         return framework, registered[1]
     if (fn.module_level and framework == "django" and fn.params and fn.params[0] == "request"
-            and _is_views_module(path) and not fn.node.name.value.startswith("_")):
+            and _is_views_module(path) and not fn.node.name.value.startswith("_") and (fn.responds or fn.node.decorators)):
         return "django", ""
     return None
 
@@ -513,7 +518,7 @@ def _view_base(base: str) -> str | None:
 
 def _is_views_module(path: str) -> bool:
     parts = os.path.normpath(path).split(os.sep)
-    return parts[-1] in ("views.py", "api.py") or (len(parts) > 1 and parts[-2] == "views")
+    return parts[-1] == "views.py" or (len(parts) > 1 and parts[-2] == "views")
 
 
 def _unwrap(expr: cst.BaseExpression) -> cst.BaseExpression:
