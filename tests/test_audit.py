@@ -369,3 +369,12 @@ def test_json_round_trip(report):
     again = report_from_dict(data)
     assert json.loads(render(again, "json")) == data
     assert render(again, "markdown") == render(report, "markdown")
+
+
+def test_configured_handlers_from_pyproject(tmp_path, capsys):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.boundlint.audit]\nhandler-decorators = ["myrpc.endpoint"]\nhandler-bases = ["myrpc.Service"]\n')
+    (tmp_path / "svc.py").write_text(CONFIGURED)
+    assert main(["audit", "-j", "1", "--format", "json", str(tmp_path)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(h["name"], h["framework"]) for h in data["handlers"]] == [("lookup", "configured"), ("Posts.list_posts", "configured")]

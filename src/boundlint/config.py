@@ -117,6 +117,7 @@ FAMILY_TABLES: dict[str, dict[str, tuple[str, object]]] = {
     },
     "amplification": {"logger-names": (STRINGS, ()), "rate-limited-loggers": (STRINGS, ())},
     "churn": {"client-factories": (STRINGS, ())},
+    "audit": {"handler-decorators": (STRINGS, ()), "handler-bases": (STRINGS, ())},
 }
 
 
