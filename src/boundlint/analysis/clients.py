@@ -14,6 +14,7 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.analysis.context import Context, Loop
+from boundlint.analysis.logging_calls import leaves_on_success
 from boundlint.analysis.names import dotted
 
 CLIENT_FACTORIES = frozenset({
@@ -130,7 +131,7 @@ def reused(call: cst.Call, ctx: Context, loop: Loop | None) -> str | None:
     for anc in ctx.ancestors[start + 1:]:
         if isinstance(anc, cst.If) and _lazy_test(anc.test):
             return "built once under a lazy-initialisation check"
-    if loop is not None and loop.kind in ("for", "while") and _exits_on_success(loop.node):
+    if loop is not None and loop.kind in ("for", "while") and leaves_on_success(getattr(loop.node, "body", None)):
         return "a failover loop that stops at the first success"
     return None
 
@@ -151,23 +152,26 @@ def _lazy_test(test: cst.BaseExpression) -> bool:
     return False
 
 
-def _exits_on_success(loop_node: cst.CSTNode) -> bool:
-    """True when the loop body leaves unconditionally after its work (top level, or a top-level try/with body)."""
-    body = getattr(loop_node, "body", None)
-    if not isinstance(body, cst.IndentedBlock):
+def server_socket(call: cst.Call, ctx: Context, root: cst.CSTNode | None) -> bool:
+    """True when the ``socket.socket(...)`` *call* builds is bound (``sock.bind(...)`` under *root*): a listener, not a client."""
+    if root is None or ctx.qualname(call.func) != "socket.socket":
         return False
-    return _block_exits(body)
+    name = None
+    for anc in reversed(ctx.ancestors):
+        if isinstance(anc, cst.Assign) and len(anc.targets) == 1:
+            name = dotted(anc.targets[0].target)
+            break
+        if isinstance(anc, cst.WithItem) and anc.asname is not None:
+            name = dotted(anc.asname.name)
+            break
+        if isinstance(anc, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+            break
+    if name is None:
+        return False
+    from boundlint.analysis.limits import iter_nodes
 
-
-def _block_exits(block: cst.BaseSuite) -> bool:
-    if isinstance(block, cst.SimpleStatementSuite):
-        return any(isinstance(s, (cst.Break, cst.Return)) for s in block.body)
-    for stmt in block.body:
-        if isinstance(stmt, cst.SimpleStatementLine) and any(isinstance(s, (cst.Break, cst.Return)) for s in stmt.body):
-            return True
-        if isinstance(stmt, cst.Try):
-            if _block_exits(stmt.body) or (stmt.orelse is not None and _block_exits(stmt.orelse.body)):
+    for node in iter_nodes(root):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("bind", "listen"):
+            if dotted(node.func.value) == name:
                 return True
-        if isinstance(stmt, cst.With) and _block_exits(stmt.body):
-            return True
     return False

@@ -227,7 +227,9 @@ def iterations_bounded(loop: Loop, ctx: Context) -> str | None:
     The shared ``limits.loop_limit`` judgement, except that fixed-size
     batches bound concurrency, not the number of iterations; a ``while``
     counter compared with a configured maximum and incremented in the loop
-    is a counted retry.
+    is a counted retry; an UPPER_CASE name is a constant of the code, a
+    name bound to ``a if cond else b`` is bounded when both are, and
+    ``hooks or []`` when ``hooks`` is.
     """
     found = limits.loop_limit(loop, ctx)
     if found == "fixed-size batches":
@@ -236,7 +238,33 @@ def iterations_bounded(loop: Loop, ctx: Context) -> str | None:
         return found
     if loop.kind == "while" and _counted(loop):
         return "a counted retry"
+    source = loop.iter
+    if isinstance(source, cst.BooleanOperation) and isinstance(source.operator, cst.Or):
+        left = limits.source_limit(source.left, ctx) or _constant_name(source.left, ctx)
+        if left and limits.source_limit(source.right, ctx):
+            return left  # hooks or []
+    found = _constant_name(source, ctx)
+    if found:
+        return found
+    if isinstance(source, cst.Name):
+        bound = ctx.lookup(source.value)
+        value = bound[1][-1] if bound and bound[1] else None
+        if isinstance(value, cst.IfExp) and limits.source_limit(value.body, ctx) and limits.source_limit(value.orelse, ctx):
+            return "a literal"
     return None
+
+
+def _constant_name(source: cst.BaseExpression | None, ctx: Context) -> str | None:
+    if isinstance(source, (cst.Name, cst.Attribute)):
+        name = source.value if isinstance(source, cst.Name) else source.attr.value
+        if _upper(name) and (not isinstance(source, cst.Name) or ctx.lookup_param(name) is None):
+            return "a constant"
+    return None
+
+
+def _upper(name: str) -> bool:
+    stripped = name.strip("_")
+    return bool(stripped) and stripped.upper() == stripped and any(c.isalpha() for c in stripped)
 
 
 def _counted(loop: Loop) -> bool:
@@ -419,7 +447,11 @@ def exits_after(ctx: Context, handler: cst.ExceptHandler) -> bool:
 
 
 def pause_call(call: cst.Call, ctx: Context) -> bool:
-    """True for a call that waits before the next attempt: a sleep of at least 0.1 s or unknown length, ``Event.wait(timeout)``."""
+    """True for a call that waits before the next attempt.
+
+    A sleep of at least 0.1 s or of a computed length, ``Event.wait(timeout)``
+    and other ``wait...(timeout)`` methods, ``asyncio.wait_for``.
+    """
     name = _call_name(call, ctx)
     short = name.rsplit(".", 1)[-1]
     if name in SLEEPS or short in ("sleep", "_sleep", "sleep_until", "backoff", "_backoff", "wait_backoff"):
@@ -430,8 +462,9 @@ def pause_call(call: cst.Call, ctx: Context) -> bool:
         if isinstance(value, (cst.Integer, cst.Float)):
             return float(value.value.replace("_", "")) >= _MIN_PAUSE
         return True
-    if short == "wait" and isinstance(call.func, cst.Attribute):
-        return any(a.star == "" for a in call.args)  # Event.wait(timeout), Condition.wait(timeout)
+    if short.startswith("wait") and isinstance(call.func, cst.Attribute):
+        # Event.wait(timeout), Condition.wait(timeout), pool.wait_for_connection(timeout=...)
+        return any(a.star == "" for a in call.args)
     if name in ("asyncio.wait_for", "anyio.fail_after", "anyio.move_on_after"):
         return True
     return False
@@ -496,7 +529,8 @@ def loop_storm_limit(ctx: Context, handler: cst.ExceptHandler, loop: Loop) -> st
     """Why a log call in *handler* does not repeat once per failed iteration of *loop*, or None.
 
     A counter, sampling or once-only guard; a ``raise`` / ``return`` /
-    ``break`` right after it (the error leaves the loop); a pause of at
+    ``break`` right after it (the error leaves the loop); a retry or
+    fallback loop that stops once the ``try`` succeeds; a pause of at
     least 0.1 s on the failing path (the loop writes at most a few lines a
     second).
     """
@@ -505,6 +539,59 @@ def loop_storm_limit(ctx: Context, handler: cst.ExceptHandler, loop: Loop) -> st
         return found
     if exits_after(ctx, handler):
         return "the error leaves the loop"
+    try_node = ctx.ancestors[_index(ctx, handler) - 1]
+    if try_stops_loop(try_node, loop):
+        return "a retry or fallback loop: it stops at the first success"
     if loop_pacing(loop, handler, ctx):
         return "the loop pauses after a failure"
     return None
+
+
+# -- retry and fallback loops --------------------------------------------------------
+
+def _exit_line(stmt: cst.CSTNode) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and any(isinstance(s, (cst.Break, cst.Return)) for s in stmt.body)
+
+
+def leaves_on_success(block: cst.BaseSuite | None) -> bool:
+    """True when *block* leaves its loop once its work succeeds.
+
+    A ``break`` / ``return`` among the block's own statements, in a ``with``
+    or ``try`` body (or ``else``) among them, or under an ``if`` that tests a
+    result assigned earlier in the block (``resp = fetch(); if resp is not
+    None: return resp``).
+    """
+    if block is None:
+        return False
+    if isinstance(block, cst.SimpleStatementSuite):
+        return any(isinstance(s, (cst.Break, cst.Return)) for s in block.body)
+    assigned: set[str] = set()
+    for stmt in block.body:
+        if _exit_line(stmt):
+            return True
+        if isinstance(stmt, cst.With) and leaves_on_success(stmt.body):
+            return True
+        if isinstance(stmt, cst.Try) and (leaves_on_success(stmt.body) or (stmt.orelse is not None and leaves_on_success(stmt.orelse.body))):
+            return True
+        if isinstance(stmt, cst.If) and assigned & _test_keys(stmt.test) and leaves_on_success(stmt.body):
+            return True
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, (cst.Assign, cst.AnnAssign)):
+                    targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+                    assigned.update(k for k in map(dotted, targets) if k)
+    return False
+
+
+def try_stops_loop(try_node: cst.CSTNode, loop: Loop) -> bool:
+    """True when the loop ends once *try_node* (a statement of the loop body) succeeds: a retry or fallback loop."""
+    if leaves_on_success(try_node.body) or (getattr(try_node, "orelse", None) is not None and leaves_on_success(try_node.orelse.body)):
+        return True
+    body = getattr(loop.node, "body", None)
+    if not isinstance(body, cst.IndentedBlock):
+        return False
+    statements = list(body.body)
+    for i, stmt in enumerate(statements):
+        if stmt is try_node:
+            return i + 1 < len(statements) and _exit_line(statements[i + 1])
+    return False

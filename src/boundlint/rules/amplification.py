@@ -10,13 +10,15 @@ fan-out, in ``boundlint.analysis.workers``.
 """
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.limits import iter_nodes
 from boundlint.analysis.logging_calls import (
     LogCall, describe, function_node, guarded, handler_loop, iterations_bounded, log_call, loop_source,
-    loop_storm_limit, paced, rate_limited, retry_decorated,
+    loop_storm_limit, paced, rate_limited, retry_decorated, try_stops_loop,
 )
 from boundlint.analysis.names import dotted
 from boundlint.analysis.walk import children
@@ -37,6 +39,11 @@ _LOGGERS_DOC = """
     the `logger-names` option.  A name that merely starts with "log" is not
     a logger (`self.login_task.exception()` is no log call).
 """
+
+# A log call needs an except handler and a warning-or-above method, print_exc or stderr somewhere in the text.
+_LOG_PREFILTER = re.compile(
+    r"\A(?=[\s\S]*\bexcept\b)(?=[\s\S]*(?:\.\s*a?(?:warning|warn|error|exception|critical|fatal|log)\b|"
+    r"\bprint_exc\b|\bprint_exception\b|\bstderr\b))")
 
 _OPTIONS_DOC = """
     ## Options
@@ -88,6 +95,7 @@ class LogStormInLoop(Rule):
     - `debug` / `info` levels, and logging after the loop.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
     code, name = "BND301", "log-storm-in-loop"
+    prefilter = _LOG_PREFILTER
     message = "`{call}` {what} on every failed iteration of {loop}"
     hint = "count failures and log once after the loop, rate-limit or sample the log line, or emit a metric instead"
     invalid = (
@@ -208,6 +216,7 @@ class LogStormInWorker(Rule):
     A log call in a loop inside the worker is BND301's finding, not this one.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
     code, name = "BND302", "log-storm-in-worker"
+    prefilter = _LOG_PREFILTER
     message = "`{call}` {what} for every failed item: `{worker}` runs per item of `{site}`"
     hint = ("let failures propagate (gather(..., return_exceptions=True)) and log one summary after the fan-out, "
             "or rate-limit or sample the log line, or emit a metric instead")
@@ -306,8 +315,12 @@ def _func_name(node: cst.CSTNode) -> str:
 
 # -- BND303 --------------------------------------------------------------------------
 
-_WAITING_ERRORS = ("timeout", "timedout", "empty", "wouldblock")
-_PROMPTS = frozenset({"input", "raw_input", "getpass", "prompt", "ask", "confirm"})
+# Not failures of a dependency: a timeout or empty/full queue (the call already waited, or the
+# handler makes room), a would-block
+# signal of non-blocking I/O (the loop waits for readiness), BaseException (cancellation is never retried).
+_WAITING_ERRORS = ("timeout", "timedout", "empty", "full", "wouldblock", "blockingio", "interrupted", "wantread", "wantwrite")
+_NOT_RETRIED = frozenset({"BaseException", "GeneratorExit", "KeyboardInterrupt", "SystemExit", "CancelledError"})
+_PROMPTS = frozenset({"input", "raw_input", "getpass", "prompt", "ask", "confirm", "getkey", "getch", "get_wch", "getstr"})
 _ENDLESS_ITERS = frozenset({"itertools.count", "itertools.repeat", "itertools.cycle"})
 
 
@@ -335,10 +348,16 @@ class RetryWithoutBackoff(Rule):
       `raise`, `return` or `break` anywhere in it, e.g. once a counter
       reaches its limit);
     - a handler for a timeout or an empty queue (`TimeoutError`,
-      `queue.Empty`): the failing call already waited;
-    - a loop that waits for user input (`input()`).
+      `queue.Empty`): the failing call already waited; for a would-block
+      signal of non-blocking I/O (`BlockingIOError`, `ssl.SSLWantReadError`,
+      `InterruptedError`): the loop waits for readiness; for
+      `BaseException` / `CancelledError` (cancellation is never retried);
+    - a loop that waits for user input (`input()`, `prompt()`);
+    - a handler that changes what the next attempt does (it reassigns a name
+      or attribute the `try` reads: a new file name, the rest of a buffer).
     """
     code, name = "BND303", "retry-without-backoff"
+    prefilter = re.compile(r"\bexcept\b")
     message = "`except {error}` sends `{loop}` straight back to `{call}` with no sleep or backoff"
     hint = "wait before retrying: exponential backoff with jitter (tenacity, backoff, stamina) and a cap on attempts"
     invalid = (
@@ -379,9 +398,9 @@ class RetryWithoutBackoff(Rule):
         try_node, block = ctx.ancestors[-2], ctx.ancestors[-3]
         if ctx.ancestors[-4] is not loop.node or getattr(loop.node, "body", None) is not block:
             return  # the try is not a statement of the loop body
-        if not self._endless(loop, ctx) or not _retry_shape(loop, try_node, block):
+        if not self._endless(loop, ctx) or not _retry_shape(loop, try_node):
             return
-        if _handler_leaves(node) or _waiting_error(node) or _prompts(try_node, ctx):
+        if _handler_leaves(node) or _waiting_error(node) or _prompts(loop.node, ctx) or _changes_attempt(node, try_node):
             return
         call = next((n for n in iter_nodes(try_node.body) if isinstance(n, cst.Call)), None)
         if call is None or paced([loop.node], ctx) or retry_decorated(ctx):
@@ -405,33 +424,15 @@ def _loop_head(loop: Loop) -> str:
     return "for ... in " + short(loop.iter)
 
 
-def _top_exit(block: cst.BaseSuite | None) -> bool:
-    """True when *block* has an unconditional ``break`` / ``return`` among its own statements."""
-    if block is None:
-        return False
-    if isinstance(block, cst.SimpleStatementSuite):
-        return any(isinstance(s, (cst.Break, cst.Return)) for s in block.body)
-    for stmt in block.body:
-        if isinstance(stmt, cst.SimpleStatementLine) and any(isinstance(s, (cst.Break, cst.Return)) for s in stmt.body):
-            return True
-        if isinstance(stmt, cst.With) and _top_exit(stmt.body):
-            return True
-    return False
-
-
-def _retry_shape(loop: Loop, try_node: cst.CSTNode, block: cst.IndentedBlock) -> bool:
-    """True when success leaves the loop: ``break`` / ``return`` in the try (or its ``else``), after it, or a flag the test reads."""
-    if _top_exit(try_node.body) or (try_node.orelse is not None and _top_exit(try_node.orelse.body)):
+def _retry_shape(loop: Loop, try_node: cst.CSTNode) -> bool:
+    """True when success leaves the loop (see ``try_stops_loop``), or sets a flag the ``while not done`` test reads."""
+    if try_stops_loop(try_node, loop):
         return True
-    statements = list(block.body)
-    at = next(i for i, s in enumerate(statements) if s is try_node)
-    after = statements[at + 1:]
-    if after and isinstance(after[0], cst.SimpleStatementLine) and any(isinstance(s, (cst.Break, cst.Return)) for s in after[0].body):
-        return True
-    if loop.kind == "while" and loop.test is not None:
-        flags = {dotted(n) for n in iter_nodes(loop.test) if isinstance(n, (cst.Name, cst.Attribute))} - {None, "True"}
+    test = loop.test
+    if loop.kind == "while" and isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        flag = dotted(test.expression)
         for n in iter_nodes(try_node.body):
-            if isinstance(n, cst.Assign) and any(dotted(t.target) in flags for t in n.targets):
+            if isinstance(n, cst.Assign) and any(dotted(t.target) == flag for t in n.targets):
                 return True
     return False
 
@@ -460,16 +461,35 @@ def _waiting_error(handler: cst.ExceptHandler) -> bool:
         return False
     types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
     for t in types:
-        name = (dotted(t) or "").rsplit(".", 1)[-1].lower()
-        if any(word in name for word in _WAITING_ERRORS):
+        name = (dotted(t) or "").rsplit(".", 1)[-1]
+        if name in _NOT_RETRIED or any(word in name.lower() for word in _WAITING_ERRORS):
             return True
     return False
 
 
-def _prompts(try_node: cst.CSTNode, ctx: Context) -> bool:
-    for n in iter_nodes(try_node.body):
+def _prompts(loop_node: cst.CSTNode, ctx: Context) -> bool:
+    """True when the loop waits for the user (``input()``, ``prompt()``, curses ``getkey()`` ...)."""
+    for n in iter_nodes(loop_node):
         if isinstance(n, cst.Call):
             name = (ctx.qualname(n.func) or dotted(n.func) or "").rsplit(".", 1)[-1]
-            if name in _PROMPTS:
+            if name in _PROMPTS or "input" in name.lower() or "prompt" in name.lower():
                 return True
+    return False
+
+
+def _changes_attempt(handler: cst.ExceptHandler, try_node: cst.CSTNode) -> bool:
+    """True when the handler reassigns something the ``try`` reads: the next attempt is a different call, not a retry."""
+    written: set[str] = set()
+    for n in iter_nodes(handler.body):
+        if isinstance(n, cst.Assign):
+            written.update(k for k in (dotted(t.target) for t in n.targets) if k)
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
+            key = dotted(n.target)
+            if key:
+                written.add(key)
+    if not written:
+        return False
+    for n in iter_nodes(try_node.body):
+        if isinstance(n, (cst.Name, cst.Attribute)) and dotted(n) in written:
+            return True
     return False

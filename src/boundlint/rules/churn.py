@@ -10,9 +10,11 @@ lives in ``boundlint.analysis.clients``; per-item workers in
 """
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
-from boundlint.analysis.clients import client_constructor, reused, sessionless_name, sessionless_request
+from boundlint.analysis.clients import client_constructor, reused, server_socket, sessionless_name, sessionless_request
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.logging_calls import function_node, iterations_bounded, loop_source
 from boundlint.analysis.workers import WorkerSite, worker_index
@@ -68,7 +70,9 @@ class ClientPerItem(Rule):
       (`self._session = ...`, `clients[host] = ...`), returned, or built
       under a lazy-initialisation check (`if self._client is None:`);
     - a failover loop that leaves at its first success
-      (`for addr in getaddrinfo(...): try: ...; break`).
+      (`for addr in getaddrinfo(...): try: ...; break`);
+    - a `socket.socket()` that the code binds (`sock.bind(...)`): a listener,
+      not a client connection.
 
     ## Options
     In `[tool.boundlint.churn]`: `client-factories` adds constructors by
@@ -134,7 +138,7 @@ class ClientPerItem(Rule):
         if factory is None:
             return
         loop = _innermost_unbounded(ctx)
-        if reused(node, ctx, loop):
+        if reused(node, ctx, loop) or server_socket(node, ctx, loop.node if loop is not None else function_node(ctx)):
             return
         kind = _kind(factory)
         if loop is not None:
@@ -197,6 +201,8 @@ class SessionlessRequestInFanOut(Rule):
       one connection at a time.
     """
     code, name = "BND402", "sessionless-request-in-fan-out"
+    # the helpers resolve only through an import of one of these modules
+    prefilter = re.compile(r"\b(?:requests|httpx|urllib|urllib2|aiohttp)\b")
     message = "`{call}` opens a new connection per call {where}"
     hint = "create one Session or Client for the fan-out and pass it to every worker, so its pool reuses connections"
     invalid = (
