@@ -77,7 +77,6 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
 
     from boundlint.analysis.context import Context
     from boundlint.analysis.walk import Walker
-    from boundlint.rules.base import Report
 
     if rules is None:
         rules = enabled_rules(settings)
@@ -104,7 +103,7 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
                        apply_noqa)
     if not rules and not collectors:
         return []
-    sink: list[Report] = []
+    sink = _Sink()
     errors: list[Finding] = []
 
     def on_rule_error(rule: object, exc: BaseException) -> None:
@@ -113,6 +112,7 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
     findings: list[Finding] = []
     try:
         ctx = Context(path, module, settings)
+        sink.ctx = ctx
         extra = [factory() for factory in collectors]
         walker = Walker([cls(sink) for cls in rules] + extra, ctx, on_rule_error)
         walker.walk(module)
@@ -270,13 +270,11 @@ def _positions(module, sink, path: str) -> list[Finding]:
     """Turn reports into findings; positions are computed only when something was found."""
     if not sink:
         return []
-    from libcst.metadata import MetadataWrapper, PositionProvider
-
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    positions = _Positions(module, getattr(sink, "tops", None))
     out = []
     seen = set()
     for report in sink:
-        pos = positions[report.node]
+        pos = positions.of(report)
         key = (report.rule.code, pos.start.line, pos.start.column)
         if key in seen:
             continue
@@ -284,6 +282,93 @@ def _positions(module, sink, path: str) -> list[Finding]:
         out.append(Finding(path, pos.start.line, pos.start.column + 1, report.rule.code, report.message,
                            pos.end.line, pos.end.column + 1, report.rule.hint))
     return out
+
+
+class _Sink(list):
+    """The reports list handed to rules; remembers the top-level statement each report came from.
+
+    A report's position is then resolved in that statement alone, not by a
+    position pass over the whole module (which costs several parses on a
+    large file).  ``ctx`` is set once the traversal's Context exists.
+    """
+
+    ctx = None
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tops: dict[int, object] = {}
+
+    def append(self, report) -> None:
+        super().append(report)
+        ancestors = self.ctx.ancestors if self.ctx is not None else ()
+        if len(ancestors) > 1:
+            self.tops[id(report)] = ancestors[1]
+        elif len(ancestors) == 1:
+            self.tops[id(report)] = report.node
+
+
+class _Positions:
+    """Positions of reported nodes: per top-level statement when known, else one module-wide pass."""
+
+    def __init__(self, module, tops: dict | None) -> None:
+        self.module = module
+        self.tops = tops or {}
+        self.full = None
+        self.by_statement: dict[int, object] = {}
+        self.starts: dict[int, int] | None = None
+
+    def of(self, report):
+        """The ``CodeRange`` (1-based lines, 0-based columns) of *report*'s node."""
+        top = self.tops.get(id(report))
+        if top is not None and self.full is None:
+            found = self._in_statement(top, report.node)
+            if found is not None:
+                return found
+        return self._module_wide()[report.node]
+
+    def _module_wide(self):
+        if self.full is None:
+            from libcst.metadata import MetadataWrapper, PositionProvider
+
+            self.full = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+        return self.full
+
+    def _in_statement(self, top, node):
+        from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
+
+        if self.starts is None:
+            self.starts = self._statement_starts()
+        start = self.starts.get(id(top))
+        if start is None:
+            return None
+        positions = self.by_statement.get(id(top))
+        if positions is None:
+            alone = self.module.with_changes(header=(), body=(top,), footer=(), has_trailing_newline=True)
+            positions = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
+            self.by_statement[id(top)] = positions
+        pos = positions.get(node)
+        if pos is None:
+            return None
+        shift = start - 1
+        return CodeRange(CodePosition(pos.start.line + shift, pos.start.column),
+                         CodePosition(pos.end.line + shift, pos.end.column))
+
+    def _statement_starts(self) -> dict[int, int]:
+        """First line of each top-level statement that holds a report, by ``id``; codegen stops after the last."""
+        import re as _re
+
+        newline = _re.compile(r"\r\n?|\n")
+        wanted = {id(t) for t in self.tops.values()}
+        starts: dict[int, int] = {}
+        line = 1 + len(self.module.header)
+        for statement in self.module.body:
+            if not wanted:
+                break
+            if id(statement) in wanted:
+                starts[id(statement)] = line
+                wanted.discard(id(statement))
+            line += len(newline.findall(self.module.code_for_node(statement)))
+        return starts
 
 
 def _filter(findings: list[Finding], text: str, settings: Settings, apply_noqa: bool = True) -> list[Finding]:
@@ -352,9 +437,11 @@ def _worker_main(conn, settings: Settings, collectors: Sequence = ()) -> None:
     or the parent's kill ends the loop early.  SIGINT is ignored: the parent
     handles Ctrl-C and stops its workers.
     """
+    import faulthandler
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    faulthandler.disable()  # a native crash is reported by the parent as BND001; no dump on stderr
     sys.setrecursionlimit(RECURSION_LIMIT)
     try:
         rules: Sequence[type] | BaseException = enabled_rules(settings)
