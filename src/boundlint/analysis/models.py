@@ -132,7 +132,7 @@ def _not_none(expr: cst.BaseExpression | None) -> bool:
 
 # -- collection types ------------------------------------------------------------
 
-def _type_head(expr: cst.BaseExpression, ctx: Context) -> str:
+def type_head(expr: cst.BaseExpression, ctx: Context) -> str:
     """Short name of a typing construct or builtin collection; ``""`` for anything else."""
     q = ctx.qualname(expr)
     if q is not None:
@@ -150,7 +150,8 @@ def _type_head(expr: cst.BaseExpression, ctx: Context) -> str:
     return ""
 
 
-def _slice_values(sub: cst.Subscript) -> list[cst.BaseExpression]:
+def slice_values(sub: cst.Subscript) -> list[cst.BaseExpression]:
+    """The index expressions of ``X[a, b]`` (slices skipped)."""
     out = []
     for el in sub.slice:
         if isinstance(el.slice, cst.Index):
@@ -183,8 +184,8 @@ def annotation_shape(expr: cst.BaseExpression | None, ctx: Context, depth: int =
             return Shape(_text(expr), f"`{head}(..., max_...)`" if _not_none(size) else None)
         return None
     if isinstance(expr, cst.Subscript):
-        head = _type_head(expr.value, ctx)
-        args = _slice_values(expr)
+        head = type_head(expr.value, ctx)
+        args = slice_values(expr)
         if not args:
             return None
         if head in ("Optional", "Union"):
@@ -210,7 +211,7 @@ def annotation_shape(expr: cst.BaseExpression | None, ctx: Context, depth: int =
             return annotation_shape(args[0], ctx, depth + 1)
         return None
     if isinstance(expr, (cst.Name, cst.Attribute)):
-        head = _type_head(expr, ctx)
+        head = type_head(expr, ctx)
         if head in MAPPING_TYPES:
             return None  # a bare dict: a free-form JSON object
         if head in COLLECTION_TYPES or head in ("tuple", "Tuple"):
@@ -224,8 +225,8 @@ def _opaque(expr: cst.BaseExpression, ctx: Context) -> bool:
     """True for a JSON-ish value type: ``Any``, ``object``, ``JsonValue``, or a union holding one."""
     if isinstance(expr, cst.BinaryOperation):
         return _opaque(expr.left, ctx) or _opaque(expr.right, ctx)
-    if isinstance(expr, cst.Subscript) and _type_head(expr.value, ctx) in ("Optional", "Union"):
-        return any(_opaque(a, ctx) for a in _slice_values(expr))
+    if isinstance(expr, cst.Subscript) and type_head(expr.value, ctx) in ("Optional", "Union"):
+        return any(_opaque(a, ctx) for a in slice_values(expr))
     if isinstance(expr, (cst.Name, cst.Attribute)):
         return (dotted(expr) or "").rsplit(".", 1)[-1] in OPAQUE_VALUE_TYPES
     return False
@@ -453,7 +454,8 @@ def could_be_model(cls: cst.ClassDef) -> bool:
     return bool(cls.bases) or bool(cls.decorators)
 
 
-def _class_statements(cls: cst.ClassDef) -> Iterator[cst.BaseSmallStatement | cst.BaseCompoundStatement]:
+def class_statements(cls: cst.ClassDef) -> Iterator[cst.BaseSmallStatement | cst.BaseCompoundStatement]:
+    """The small statements and compound statements directly in a class body."""
     body = cls.body
     if not isinstance(body, cst.IndentedBlock):
         yield from body.body
@@ -467,7 +469,7 @@ def _class_statements(cls: cst.ClassDef) -> Iterator[cst.BaseSmallStatement | cs
 
 def _is_classvar(annotation: cst.BaseExpression, ctx: Context) -> bool:
     node = annotation.value if isinstance(annotation, cst.Subscript) else annotation
-    return _type_head(node, ctx) in ("ClassVar", "Final")
+    return type_head(node, ctx) in ("ClassVar", "Final")
 
 
 def type_refs(expr: cst.BaseExpression | None) -> tuple[str, ...]:
@@ -516,7 +518,7 @@ def model_len_checks(model_nodes: Iterable[cst.ClassDef], field_names: set[str],
     """
     checked: set[str] = set()
     for cls in model_nodes:
-        for stmt in _class_statements(cls):
+        for stmt in class_statements(cls):
             if not isinstance(stmt, cst.FunctionDef):
                 continue
             checks = None
@@ -610,12 +612,12 @@ def collection_fields(model: Model, ctx: Context) -> list[CollectionField]:
     # RootModel[list[X]]: the root type is in the base.
     for arg in cls.bases:
         if isinstance(arg.value, cst.Subscript) and short_name(arg.value.value, ctx) == "RootModel":
-            values = _slice_values(arg.value)
+            values = slice_values(arg.value)
             if values:
                 shape = annotation_shape(values[0], ctx)
                 if shape is not None:
                     out.append(CollectionField("root", values[0], shape, shape.limit, type_refs(values[0])))
-    for stmt in _class_statements(cls):
+    for stmt in class_statements(cls):
         if isinstance(stmt, cst.AnnAssign) and isinstance(stmt.target, cst.Name):
             name = stmt.target.value
             ann = stmt.annotation.annotation

@@ -172,13 +172,13 @@ class UnboundedEndpointCollection(Rule):
         ann = m.expand_alias(param.annotation.annotation, ctx)
         # Django Ninja: Query[list[int]]
         if isinstance(ann, cst.Subscript) and m.short_name(ann.value, ctx) in _PARAM_SOURCES:
-            values = m._slice_values(ann)
+            values = m.slice_values(ann)
             ann = values[0] if values else ann
         markers: list[cst.BaseExpression] = []
         if isinstance(param.default, cst.Call):
             markers.append(param.default)
-        if isinstance(ann, cst.Subscript) and m._type_head(ann.value, ctx) == "Annotated":
-            markers.extend(v for v in m._slice_values(ann)[1:] if isinstance(v, cst.Call))
+        if isinstance(ann, cst.Subscript) and m.type_head(ann.value, ctx) == "Annotated":
+            markers.extend(v for v in m.slice_values(ann)[1:] if isinstance(v, cst.Call))
         for marker in markers:
             head = m.short_name(marker.func, ctx)
             if head in _NOT_COLLECTION_SOURCES:

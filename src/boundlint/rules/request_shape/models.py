@@ -312,7 +312,7 @@ def _alias_refs(refs, ctx: Context) -> set[str]:
 def _nested_refs(model: m.Model) -> list[str]:
     """Names of models a request model nests through non-collection fields (``owner: Owner``)."""
     out = []
-    for stmt in m._class_statements(model.node):
+    for stmt in m.class_statements(model.node):
         if isinstance(stmt, cst.AnnAssign):
             out.extend(m.type_refs(stmt.annotation.annotation))
         elif isinstance(stmt, cst.Assign) and isinstance(stmt.value, cst.Call) and model.kind == "marshmallow":
