@@ -662,3 +662,9 @@ def _default_limit(value: cst.BaseExpression | None, kind: str, ctx: Context) ->
     if kind == "dataclass":
         return None  # dataclasses.field() carries no constraint
     return meta_limit(value, ctx)
+
+
+# Earlier private spellings, kept for callers outside the rule family (the audit collector).
+_slice_values = slice_values
+_type_head = type_head
+_class_statements = class_statements
