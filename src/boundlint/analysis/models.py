@@ -275,8 +275,8 @@ def expand_alias(expr: cst.BaseExpression, ctx: Context) -> cst.BaseExpression:
 
 
 def _type_statements(ctx: Context) -> dict[str, cst.BaseExpression]:
-    """PEP 695 ``type X = ...`` statements at module level (cached on the module index)."""
-    cached = getattr(ctx.index, "_bnd_type_aliases", None)
+    """PEP 695 ``type X = ...`` statements at module level (cached per file in ``ctx.cache``)."""
+    cached = ctx.cache.get("models.type_aliases")
     if cached is None:
         cached = {}
         type_alias = getattr(cst, "TypeAlias", None)
@@ -286,8 +286,8 @@ def _type_statements(ctx: Context) -> dict[str, cst.BaseExpression]:
                     for small in stmt.body:
                         if isinstance(small, type_alias):
                             cached[small.name.value] = small.value
-        ctx.index._bnd_type_aliases = cached  # type: ignore[attr-defined]
-    return cached
+        ctx.cache["models.type_aliases"] = cached
+    return cached  # type: ignore[return-value]
 
 
 def meta_limit(expr: cst.BaseExpression, ctx: Context) -> str | None:
