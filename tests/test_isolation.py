@@ -7,11 +7,14 @@ Every test checks that the other files' findings are still reported.
 """
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import signal
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +25,7 @@ from boundlint.engine import check_files, check_source
 pytestmark = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
                                 reason="failures are injected into forked workers by monkeypatching")
 
+FIXTURES = Path(__file__).parent / "fixtures"
 GATHER = "import asyncio\n\n\nasync def handler(ids):\n    await asyncio.gather(*[fetch(i) for i in ids])\n"
 GATHER_AT = (5, 11, "BND101")
 
@@ -328,3 +332,108 @@ def test_explicit_jobs_are_honoured_and_results_come_in_path_order(monkeypatch, 
     assert [r.path for r in results] == sorted(paths)
     assert seen[-1] == (12, 12)
     assert len(started) == 3  # the default would use one worker for a dozen files
+
+
+# -- the run as a whole: determinism, what it writes, how it fails ----------------------------
+
+def boundlint(*args: str, cwd=None, env=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "boundlint", *args], capture_output=True, text=True, cwd=cwd,
+                          env=env, timeout=300)
+
+
+def hostile_tree(root) -> None:
+    """The fixtures plus bad input (deep nesting, a syntax error, bad bytes) in one folder."""
+    import shutil
+
+    shutil.copytree(FIXTURES, root / "fixtures")
+    (root / "bad").mkdir()
+    (root / "bad" / "deep_parens.py").write_text("x = " + "(" * 3000 + "1" + ")" * 3000 + "\n")
+    (root / "bad" / "syntax.py").write_text("def f(:\n")
+    (root / "bad" / "bytes.py").write_bytes(b"x = '\xff'\n")
+
+
+def test_same_output_in_the_same_order_with_one_and_two_jobs(tmp_path):
+    hostile_tree(tmp_path)
+    one = boundlint("check", "--isolated", "--no-cache", "--format", "json", "--jobs", "1", ".", cwd=tmp_path)
+    two = boundlint("check", "--isolated", "--no-cache", "--format", "json", "--jobs", "2", ".", cwd=tmp_path)
+    assert one.returncode == two.returncode == 1, one.stderr + two.stderr
+    assert one.stderr == two.stderr == ""
+    assert one.stdout == two.stdout
+    findings = json.loads(one.stdout)
+    assert len(findings) > 100
+    bad = [f for f in findings if os.path.normpath(f["path"]).startswith("bad" + os.sep)]
+    assert {f["code"] for f in bad} == {"BND001"}
+    assert len({f["path"] for f in bad}) == 3
+
+
+def snapshot(root) -> dict[str, tuple[int, int]]:
+    out = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            full = os.path.join(dirpath, name)
+            st = os.lstat(full)
+            out[os.path.relpath(full, root)] = (st.st_size, st.st_mtime_ns)
+    return out
+
+
+def test_writes_nothing_outside_its_cache_dir_and_output_file(tmp_path):
+    tree, home, tmp, cache = tmp_path / "tree", tmp_path / "home", tmp_path / "tmp", tmp_path / "cache"
+    for d in (tree, home, tmp):
+        d.mkdir()
+    hostile_tree(tree)
+    (tree / "pyproject.toml").write_text("[tool.boundlint]\nextend-exclude = []\n")
+    before = snapshot(tree)
+    env = dict(os.environ, HOME=str(home), TMPDIR=str(tmp), XDG_CACHE_HOME=str(home / ".cache"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    out = tmp_path / "report.json"
+    for extra in ([], ["--no-cache"]):
+        proc = boundlint("check", "--format", "json", "--cache-dir", str(cache), "--output-file", str(out), *extra, ".",
+                         cwd=tree, env=env)
+        assert proc.returncode == 1, proc.stderr
+        assert json.loads(out.read_text())
+    assert snapshot(tree) == before  # no __pycache__, no cache, nothing in the checked tree
+    assert os.listdir(home) == [] and os.listdir(tmp) == []
+    assert sorted(os.listdir(tmp_path)) == ["cache", "home", "report.json", "tmp", "tree"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["check", "--no-such-flag"], "boundlint: error: unrecognized arguments: --no-such-flag"),
+    (["check", "no/such/path.py"], "boundlint: error: path does not exist: no/such/path.py"),
+    (["check", "--jobs", "0", "."], "boundlint: error: --jobs must be at least 1"),
+    (["check", "--jobs", "many", "."], "boundlint: error: argument --jobs/-j: invalid int value: 'many'"),
+    (["check", "--timeout", "0", "."], "boundlint: error: --timeout must be a positive number of seconds"),
+    (["check", "--format", "xml", "."], None),
+    (["frobnicate"], None),
+])
+def test_usage_errors_exit_2_with_one_line(tmp_path, args, message):
+    proc = boundlint(*args, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert proc.stderr.startswith("boundlint: error: ")
+    if message is not None:
+        assert proc.stderr.strip() == message
+
+
+def test_config_error_exits_2_naming_the_key_and_the_file(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.boundlint]\nselct = ['BND1']\n")
+    (tmp_path / "a.py").write_text("x = 1\n")
+    proc = boundlint("check", "a.py", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert len(proc.stderr.splitlines()) == 1
+    assert "selct" in proc.stderr and "pyproject.toml" in proc.stderr
+
+
+def test_timeout_flag_reaches_the_workers(monkeypatch, tmp_path):
+    from boundlint import cli
+
+    def hang(path):
+        time.sleep(60)
+
+    with_hook(monkeypatch, hang, trigger="slow")
+    write_tree(tmp_path, ["a.py", "b_slow.py"])
+    monkeypatch.chdir(tmp_path)
+    start = time.monotonic()
+    status = cli.main(["check", "--isolated", "--no-cache", "-q", "--timeout", "1", "."])
+    assert status == 1
+    assert time.monotonic() - start < 15

@@ -61,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--quiet", "-q", action="store_true", help="print findings only, no summary")
     check.add_argument("--verbose", "-v", action="store_true", help="say which config is used; tracebacks for internal errors")
     check.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: all cores)")
+    check.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                       help="per-file time limit; a file over it is reported (BND002) and skipped (default: 60)")
     check.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     check.add_argument("--cache-dir", dest="cache_dir", default=None,
                        help="where results are cached (default: $BOUNDLINT_CACHE_DIR or ./.boundlint_cache)")
@@ -141,6 +143,12 @@ def _check(args) -> int:
     settings, root = _settings(args)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if args.timeout is not None:
+        if not args.timeout > 0:
+            raise UsageError("--timeout must be a positive number of seconds")
+        import dataclasses
+
+        settings = dataclasses.replace(settings, timeout=args.timeout)
     try:
         results = check_paths(args.paths, settings, jobs=args.jobs, root=root, cache=_cache(args, settings))
     except PathError as exc:

@@ -92,8 +92,10 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
-        reason, line, column = _syntax_error(text, exc)
-        return _filter([_meta_finding("BND001", path, reason, line, column)], text, settings, apply_noqa)
+        module = _bridge_gaps(text)
+        if module is None:
+            reason, line, column = _syntax_error(text, exc)
+            return _filter([_meta_finding("BND001", path, reason, line, column)], text, settings, apply_noqa)
     except RecursionError:
         return _filter([_meta_finding("BND001", path, "too deeply nested to parse")], text, settings, apply_noqa)
     except MemoryError:
@@ -110,6 +112,10 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
         errors.append(_meta_finding("BND002", path, _rule_failed(rule, exc)))
 
     findings: list[Finding] = []
+    # The same depth in-process (flake8 plugin, tests) as in a worker, so both give one answer.
+    depth = sys.getrecursionlimit()
+    if depth < RECURSION_LIMIT:
+        sys.setrecursionlimit(RECURSION_LIMIT)
     try:
         ctx = Context(path, module, settings)
         sink.ctx = ctx
@@ -125,6 +131,9 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
         errors.append(_meta_finding("BND002", path, "out of memory while analysing the file"))
     except Exception as exc:  # a bug outside any one rule: report it, never a traceback
         errors.append(_meta_finding("BND002", path, f"internal error: {_one_line(exc)}{_where(exc)}"))
+    finally:
+        if depth < RECURSION_LIMIT:
+            sys.setrecursionlimit(depth)
     if errors and sink and not findings:
         findings = _positions_or_nothing(module, sink, path)
     findings += errors
@@ -246,15 +255,46 @@ def _syntax_error(text: str, exc: Exception) -> tuple[str, int, int]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             ast.parse(text)
-    except SyntaxError as err:
-        return f"syntax error: {err.msg}", err.lineno or 1, err.offset or 1
-    except (ValueError, RecursionError, MemoryError) as err:  # NUL bytes, deep nesting
-        return f"syntax error: {err}", 1, 1
-    message = getattr(exc, "message", str(exc))
+    except (SyntaxError, ValueError) as err:
+        msg = getattr(err, "msg", None) or str(err)
+        if getattr(err, "lineno", None) is None and "\0" in text:  # NUL bytes: point at the first one
+            nul = text.index("\0")
+            return f"syntax error: {msg}", text.count("\n", 0, nul) + 1, nul - (text.rfind("\n", 0, nul) + 1) + 1
+        return f"syntax error: {msg}", getattr(err, "lineno", None) or 1, getattr(err, "offset", None) or 1
+    except (RecursionError, MemoryError):
+        return "too deeply nested to parse", 1, 1
+    # CPython accepts the file: the gap is LibCST's grammar, not the code (e.g. newer syntax).
+    message = " ".join(getattr(exc, "message", str(exc)).split())
     match = _AT.search(message)
     if match:
-        return f"syntax error: {match.group(3)}", int(match.group(1)), int(match.group(2)) + 1
-    return f"syntax error: {message}", getattr(exc, "raw_line", 1), getattr(exc, "raw_column", 0) + 1
+        message, line, column = match.group(3), int(match.group(1)), int(match.group(2)) + 1
+    else:
+        line, column = getattr(exc, "raw_line", 1), getattr(exc, "raw_column", 0) + 1
+    if len(message) > 100:
+        message = message[:97] + "..."
+    return f"syntax the parser (LibCST) does not support, though CPython accepts it: {message}", line, column
+
+
+# ``(name): int = 1`` -- a parenthesized annotation target CPython accepts and LibCST's grammar does not.
+_PAREN_TARGET = re.compile(r"^([ \t]*)\(([ \t]*[A-Za-z_][\w.]*[ \t]*)\)(?=[ \t]*:)", re.MULTILINE)
+
+
+def _bridge_gaps(text: str):
+    """A LibCST module for *text* that CPython accepts but LibCST's grammar does not, else None.
+
+    Known gaps are rewritten in place: ``(name):`` becomes ``name  :``, so
+    every line keeps its length and only the target name moves one column;
+    the rules see the same structure without the redundant parentheses.
+    """
+    import libcst as cst
+
+    if not _PAREN_TARGET.search(text) or not _compiles(text):
+        return None
+    repaired = _PAREN_TARGET.sub(lambda m: f"{m.group(1)}{m.group(2)}  ", text)
+    try:
+        return cst.parse_module(repaired)
+    except Exception:  # another gap, or a real error the rewrite did not reach
+        return None
 
 
 def _where(exc: BaseException) -> str:

@@ -41,7 +41,7 @@ def decode_source(data: bytes) -> str:
         cookie = "" if encoding != "utf-8" else " (no coding cookie declares another encoding)"
         raise DecodeError(f"invalid {encoding} byte 0x{byte}: {exc.reason}{cookie}", line, column) from None
     except (LookupError, UnicodeError, ValueError) as exc:  # a cookie naming a non-text codec ("rot13", "hex")
-        raise DecodeError(f"cannot decode as {encoding}: {' '.join(str(exc).split())}") from None
+        raise DecodeError(f"coding cookie {encoding!r}: {' '.join(str(exc).split())}") from None
     if text.startswith("\ufeff"):
         text = text[1:]
     return text
