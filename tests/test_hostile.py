@@ -285,3 +285,19 @@ def test_syntax_libcst_lacks_says_so(monkeypatch):
     assert (finding.line, finding.column, finding.code) == (1, 5, "BND001")
     assert finding.message == ("cannot check this file: syntax the parser (LibCST) does not support, though "
                                "CPython accepts it: expected one of ...")
+
+
+def test_unlistable_directory_is_reported(tmp_path):
+    private = tmp_path / "private"
+    private.mkdir()
+    (private / "hidden.py").write_text(GATHER, encoding="utf-8")
+    (tmp_path / "real.py").write_text(GATHER, encoding="utf-8")
+    private.chmod(0)
+    try:
+        if os.access(private, os.R_OK):
+            pytest.skip("running as root (as CI does): chmod 0 does not make a directory unreadable")
+        results = check_files_under(tmp_path)
+        assert results == {"private": {(1, 1, "BND001")}, "real.py": {GATHER_AT}}
+        assert check_file(str(private), Settings()).findings[0].message == "cannot check this file: cannot read: Permission denied"
+    finally:
+        private.chmod(0o755)

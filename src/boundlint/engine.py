@@ -459,6 +459,7 @@ def _read(path: str) -> bytes:
     try:
         mode = os.fstat(fd).st_mode
         if stat.S_ISDIR(mode):
+            os.listdir(path)  # an unlistable directory says why (permission denied)
             raise IsADirectoryError(21, "is a directory")
         if not stat.S_ISREG(mode):
             raise OSError(0, "not a regular file")

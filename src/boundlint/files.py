@@ -39,7 +39,7 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
     explicit file matching them is skipped too (so pre-commit, which names
     files, honours ``exclude``).  Raises PathError for a path that does not
     exist (a broken symlink given explicitly is kept, so it is reported as
-    unreadable).
+    unreadable), and so is a directory below *paths* that cannot be listed.
     """
     spec = _spec(exclude)
     anchor = os.path.abspath(root) if root is not None else None
@@ -57,7 +57,9 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
         root_dir = os.path.normpath(raw)
         ignores = _GitIgnores(root_dir) if respect_gitignore else None
         base = anchor if anchor is not None and _under(anchor, root_dir) is not None else None
-        for dirpath, dirnames, filenames in os.walk(root_dir, followlinks=True):
+        # A directory that cannot be listed is kept as a path, so it is reported (BND001), not skipped.
+        unlistable = lambda err: found.setdefault(err.filename, None) if isinstance(err, PermissionError) else None  # noqa: E731
+        for dirpath, dirnames, filenames in os.walk(root_dir, onerror=unlistable, followlinks=True):
             try:
                 st = os.stat(dirpath)
             except OSError:
