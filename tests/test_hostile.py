@@ -301,3 +301,15 @@ def test_unlistable_directory_is_reported(tmp_path):
         assert check_file(str(private), Settings()).findings[0].message == "cannot check this file: cannot read: Permission denied"
     finally:
         private.chmod(0o755)
+
+
+def test_undecodable_file_name_through_the_cli(tmp_path):
+    if sys.platform == "darwin" or os.name == "nt":
+        pytest.skip("the file system insists on valid Unicode names")
+    with open(os.fsencode(tmp_path) + b"/\xff\xfe.py", "w", encoding="utf-8") as fh:
+        fh.write(GATHER)
+    proc = subprocess.run([sys.executable, "-m", "boundlint", "check", "--isolated", "--no-cache", "-q", str(tmp_path)],
+                          capture_output=True)
+    assert proc.returncode == 1
+    assert b"Traceback" not in proc.stderr
+    assert os.fsencode(tmp_path) + b"/\xff\xfe.py:5:11: BND101" in proc.stdout
