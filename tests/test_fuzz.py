@@ -1,7 +1,8 @@
 """Fuzzing: generated programs and mutated real files through every rule.
 
 Properties, for any input: ``check_source`` raises nothing, gives the same
-findings twice, and every finding lies inside the file.  Two sources:
+findings twice (and the same again with every position resolved in one
+module-wide pass), and every finding lies inside the file.  Two sources:
 
 - ``hypothesmith.from_grammar()``: syntactically valid programs from
   CPython's grammar (often not compilable, which is fine: BND001 is allowed);
@@ -28,6 +29,7 @@ hypothesmith = pytest.importorskip("hypothesmith")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from boundlint import engine  # noqa: E402
 from boundlint.config import Settings  # noqa: E402
 from boundlint.engine import check_source  # noqa: E402
 from boundlint.rules.base import all_rules  # noqa: E402
@@ -56,11 +58,22 @@ def lines_of(text: str) -> list[str]:
     return parts
 
 
+def module_wide_positions(text: str):
+    """Findings with every position from one module-wide pass (the engine resolves per statement)."""
+    fast = engine._Sink.append
+    engine._Sink.append = list.append  # no statement recorded: the module-wide fallback
+    try:
+        return check_source(text, "fuzz.py", EVERYTHING, EVERY_RULE, prefilter=False)
+    finally:
+        engine._Sink.append = fast
+
+
 def check_invariants(text: str) -> None:
     """Run every rule over *text* twice; assert determinism and positions inside the file."""
     first = check_source(text, "fuzz.py", EVERYTHING, EVERY_RULE, prefilter=False)
     second = check_source(text, "fuzz.py", EVERYTHING, EVERY_RULE, prefilter=False)
     assert first == second
+    assert first == module_wide_positions(text)
     assert first == sorted(first)
     lines = lines_of(text)
     for f in first:
