@@ -480,7 +480,7 @@ def paced(nodes: Iterable[cst.CSTNode], ctx: Context) -> bool:
 
 
 def loop_pacing(loop: Loop, handler: cst.ExceptHandler, ctx: Context) -> bool:
-    """True when a failed iteration of *loop* waits: a pause in *handler*, in the loop's test or among the loop body's own statements."""
+    """True when a failed iteration of *loop* waits: a pause in *handler*, in the loop's test, among the loop body's own statements, first in the ``try`` or in its ``finally``."""
     if paced([handler.body], ctx):
         return True
     if loop.test is not None and paced([loop.test], ctx):
@@ -489,6 +489,14 @@ def loop_pacing(loop: Loop, handler: cst.ExceptHandler, ctx: Context) -> bool:
     if body is None:
         return False
     top = [s for s in body.body if isinstance(s, cst.SimpleStatementLine)] if isinstance(body, cst.IndentedBlock) else [body]
+    # the first statement of the handler's try runs before anything in it can fail
+    try_node = next((a for a in ctx.ancestors if isinstance(a, cst.Try) and handler in a.handlers), None)
+    if try_node is not None and isinstance(try_node.body, cst.IndentedBlock) and try_node.body.body:
+        first = try_node.body.body[0]
+        if isinstance(first, cst.SimpleStatementLine):
+            top.append(first)
+    if try_node is not None and try_node.finalbody is not None:
+        top.append(try_node.finalbody)  # runs after every attempt
     return paced(top, ctx)
 
 

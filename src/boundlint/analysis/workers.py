@@ -27,6 +27,11 @@ from boundlint.analysis.names import dotted
 from boundlint.analysis.spawns import Spawn, spawn_of
 
 _TO_THREAD = frozenset({"asyncio.to_thread", "anyio.to_thread.run_sync", "trio.to_thread.run_sync"})
+# Method or function names a spawn_of() call site can have (an imported alias is checked separately).
+_SPAWN_NAMES = frozenset({
+    "gather", "wait", "as_completed", "create_task", "ensure_future", "start_soon", "start", "run_in_executor",
+    "submit", "map", "imap", "imap_unordered", "starmap", "apply_async", "map_async", "starmap_async",
+})
 _MAP_METHODS = frozenset({"map", "imap", "imap_unordered", "starmap", "map_async", "starmap_async"})
 
 
@@ -57,6 +62,10 @@ class WorkerIndex:
 
     def note_call(self, call: cst.Call, ctx: Context) -> None:
         """Record the workers *call* fans out per item (idempotent per call)."""
+        func = call.func
+        last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+        if last not in _SPAWN_NAMES and not ctx.names.resolve_name(last):
+            return  # cheap: no spawn API is called by this name
         if id(call) in self._seen:
             return
         self._seen.add(id(call))

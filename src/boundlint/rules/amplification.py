@@ -40,10 +40,14 @@ _LOGGERS_DOC = """
     a logger (`self.login_task.exception()` is no log call).
 """
 
-# A log call needs an except handler and a warning-or-above method, print_exc or stderr somewhere in the text.
-_LOG_PREFILTER = re.compile(
-    r"\A(?=[\s\S]*\bexcept\b)(?=[\s\S]*(?:\.\s*a?(?:warning|warn|error|exception|critical|fatal|log)\b|"
-    r"\bprint_exc\b|\bprint_exception\b|\bstderr\b))")
+# Necessary text of each finding: an except handler, a warning-or-above method / print_exc / stderr,
+# and a loop (BND301) or a fan-out call (BND302).
+_EXCEPT = r"(?=[\s\S]*\bexcept\b)"
+_LOGS = r"(?=[\s\S]*(?:\.\s*a?(?:warning|warn|error|exception|critical|fatal|log)\b|\bprint_exc\b|\bprint_exception\b|\bstderr\b))"
+_SPAWNS = (r"(?=[\s\S]*\b(?:gather|wait|as_completed|create_task|ensure_future|start_soon|start|run_in_executor|submit|"
+           r"i?map|imap_unordered|starmap|apply_async|map_async|starmap_async)\b)")
+_LOOP_LOG_PREFILTER = re.compile(r"\A" + _EXCEPT + _LOGS + r"(?=[\s\S]*\b(?:for|while)\b)")
+_WORKER_LOG_PREFILTER = re.compile(r"\A" + _EXCEPT + _LOGS + _SPAWNS)
 
 _OPTIONS_DOC = """
     ## Options
@@ -95,7 +99,7 @@ class LogStormInLoop(Rule):
     - `debug` / `info` levels, and logging after the loop.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
     code, name = "BND301", "log-storm-in-loop"
-    prefilter = _LOG_PREFILTER
+    prefilter = _LOOP_LOG_PREFILTER
     message = "`{call}` {what} on every failed iteration of {loop}"
     hint = "count failures and log once after the loop, rate-limit or sample the log line, or emit a metric instead"
     invalid = (
@@ -216,7 +220,7 @@ class LogStormInWorker(Rule):
     A log call in a loop inside the worker is BND301's finding, not this one.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
     code, name = "BND302", "log-storm-in-worker"
-    prefilter = _LOG_PREFILTER
+    prefilter = _WORKER_LOG_PREFILTER
     message = "`{call}` {what} for every failed item: `{worker}` runs per item of `{site}`"
     hint = ("let failures propagate (gather(..., return_exceptions=True)) and log one summary after the fan-out, "
             "or rate-limit or sample the log line, or emit a metric instead")
@@ -321,6 +325,7 @@ def _func_name(node: cst.CSTNode) -> str:
 _WAITING_ERRORS = ("timeout", "timedout", "empty", "full", "wouldblock", "blockingio", "interrupted", "wantread", "wantwrite")
 _NOT_RETRIED = frozenset({"BaseException", "GeneratorExit", "KeyboardInterrupt", "SystemExit", "CancelledError"})
 _PROMPTS = frozenset({"input", "raw_input", "getpass", "prompt", "ask", "confirm", "getkey", "getch", "get_wch", "getstr"})
+_CONSUMERS = frozenset({"pop", "popleft", "popitem", "get", "get_nowait", "next", "__next__", "read", "readline", "recv"})
 _ENDLESS_ITERS = frozenset({"itertools.count", "itertools.repeat", "itertools.cycle"})
 
 
@@ -353,11 +358,13 @@ class RetryWithoutBackoff(Rule):
       `InterruptedError`): the loop waits for readiness; for
       `BaseException` / `CancelledError` (cancellation is never retried);
     - a loop that waits for user input (`input()`, `prompt()`);
-    - a handler that changes what the next attempt does (it reassigns a name
-      or attribute the `try` reads: a new file name, the rest of a buffer).
+    - a loop that changes what the next attempt works on: something the
+      `try` reads is reassigned in the handler or elsewhere in the loop body
+      (a new file name, the rest of a buffer) or consumed there
+      (`dirs.pop()`, `queue.get()`).
     """
     code, name = "BND303", "retry-without-backoff"
-    prefilter = re.compile(r"\bexcept\b")
+    prefilter = re.compile(r"\A(?=[\s\S]*\bexcept\b)(?=[\s\S]*\b(?:while|count|repeat|cycle)\b)")
     message = "`except {error}` sends `{loop}` straight back to `{call}` with no sleep or backoff"
     hint = "wait before retrying: exponential backoff with jitter (tenacity, backoff, stamina) and a cap on attempts"
     invalid = (
@@ -400,7 +407,7 @@ class RetryWithoutBackoff(Rule):
             return  # the try is not a statement of the loop body
         if not self._endless(loop, ctx) or not _retry_shape(loop, try_node):
             return
-        if _handler_leaves(node) or _waiting_error(node) or _prompts(loop.node, ctx) or _changes_attempt(node, try_node):
+        if _handler_leaves(node) or _waiting_error(node) or _prompts(loop.node, ctx) or _changes_attempt(node, try_node, block):
             return
         call = next((n for n in iter_nodes(try_node.body) if isinstance(n, cst.Call)), None)
         if call is None or paced([loop.node], ctx) or retry_decorated(ctx):
@@ -477,16 +484,29 @@ def _prompts(loop_node: cst.CSTNode, ctx: Context) -> bool:
     return False
 
 
-def _changes_attempt(handler: cst.ExceptHandler, try_node: cst.CSTNode) -> bool:
-    """True when the handler reassigns something the ``try`` reads: the next attempt is a different call, not a retry."""
+def _changes_attempt(handler: cst.ExceptHandler, try_node: cst.CSTNode, block: cst.IndentedBlock) -> bool:
+    """True when each round changes what the ``try`` works on, so the next attempt is a different call, not a retry.
+
+    Something the ``try`` reads is reassigned in the handler or elsewhere in
+    the loop body, or consumed there (``dirs.pop()``, ``queue.get()``).
+    """
     written: set[str] = set()
-    for n in iter_nodes(handler.body):
-        if isinstance(n, cst.Assign):
-            written.update(k for k in (dotted(t.target) for t in n.targets) if k)
-        elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
-            key = dotted(n.target)
-            if key:
-                written.add(key)
+    roots = [handler.body] + [stmt for stmt in block.body if stmt is not try_node]
+    for root in roots:
+        for n in iter_nodes(root):
+            if isinstance(n, cst.Assign):
+                written.update(k for k in (dotted(t.target) for t in n.targets) if k)
+                for t in n.targets:
+                    if isinstance(t.target, (cst.Tuple, cst.List)):
+                        written.update(k for k in (dotted(e.value) for e in t.target.elements) if k)
+            elif isinstance(n, (cst.AugAssign, cst.AnnAssign)):
+                key = dotted(n.target)
+                if key:
+                    written.add(key)
+            elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _CONSUMERS:
+                key = dotted(n.func.value)
+                if key:
+                    written.add(key)
     if not written:
         return False
     for n in iter_nodes(try_node.body):

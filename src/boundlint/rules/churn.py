@@ -18,6 +18,7 @@ from boundlint.analysis.clients import client_constructor, reused, server_socket
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.logging_calls import function_node, iterations_bounded, loop_source
 from boundlint.analysis.workers import WorkerSite, worker_index
+from boundlint.rules.amplification import _SPAWNS
 from boundlint.rules.base import Example, Rule, short
 
 
@@ -202,7 +203,7 @@ class SessionlessRequestInFanOut(Rule):
     """
     code, name = "BND402", "sessionless-request-in-fan-out"
     # the helpers resolve only through an import of one of these modules
-    prefilter = re.compile(r"\b(?:requests|httpx|urllib|urllib2|aiohttp)\b")
+    prefilter = re.compile(r"\A(?=[\s\S]*\b(?:requests|httpx|urllib|urllib2|aiohttp)\b)" + _SPAWNS)
     message = "`{call}` opens a new connection per call {where}"
     hint = "create one Session or Client for the fan-out and pass it to every worker, so its pool reuses connections"
     invalid = (
