@@ -92,7 +92,6 @@ class _Function:
     params: tuple[str, ...]
     module_level: bool
     callees: list[int] = field(default_factory=list)  # ids of FunctionDef nodes
-    scope: object = None
     grpc_fields: dict[str, tuple[cst.CSTNode, str | None]] = field(default_factory=dict)
     query_lists: list[tuple[cst.CSTNode, str, str | None]] = field(default_factory=list)
     responds: bool = False  # builds an HTTP response (``HttpResponse(...)``, ``render(...)``)
@@ -185,8 +184,6 @@ class AuditCollector:
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
         fn = self._stack[-1] if self._stack else None
         if fn is not None:
-            if fn.scope is None:
-                fn.scope = ctx.scope.function()
             target = ctx.resolve_callable(node.func)
             if isinstance(target, cst.FunctionDef):
                 fn.callees.append(id(target))

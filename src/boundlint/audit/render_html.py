@@ -21,8 +21,8 @@ th[aria-sort]::after{content:" \\2195";color:#888}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 td{overflow-wrap:anywhere}
 table.map{table-layout:fixed}table.map th{white-space:normal}
-table.map th:nth-child(1){width:72px}table.map th:nth-child(2){width:20%}table.map th:nth-child(3){width:13%}
-table.map th:nth-child(4){width:29%}
+table.map th:nth-child(1){width:72px}table.map th:nth-child(2){width:16%}table.map th:nth-child(3){width:10%}
+table.map th:nth-child(4){width:26%}table.map th:nth-child(5){width:16%}table.map th:nth-child(6){width:24%}
 .cards{display:flex;flex-wrap:wrap;gap:10px;margin:8px 0 4px}
 .card{border:1px solid #d8dee4;border-radius:6px;padding:8px 14px;min-width:110px}
 .card b{display:block;font-size:20px}
