@@ -107,7 +107,8 @@ def reused(call: cst.Call, ctx: Context, loop: Loop | None) -> str | None:
     """Why the client *call* builds is built once rather than per item, or None.
 
     Counts a client stored on an attribute or in a mapping (``self._session =
-    ...``, ``clients[host] = ...``, ``pool.append(Client())``), one
+    ...``, ``clients[host] = ...``, ``pool.append(Client())``,
+    ``{host: Client(host) for host in hosts}``), one
     returned or yielded from the loop, one built under a lazy-initialisation
     test (``if self._client is None:`` / ``if key not in clients:``), and,
     when *loop* is given, a failover loop that leaves at its first success
@@ -123,6 +124,8 @@ def reused(call: cst.Call, ctx: Context, loop: Loop | None) -> str | None:
             return "kept on an attribute or in a mapping"
     if isinstance(parent, (cst.Return, cst.Yield)):
         return "returned to the caller"
+    if isinstance(parent, (cst.ListComp, cst.SetComp, cst.DictComp)) and node in (getattr(parent, "elt", None), getattr(parent, "value", None)):
+        return "kept in the collection the comprehension builds"
     if isinstance(parent, cst.Arg):
         outer = ctx.parent(2)
         if isinstance(outer, cst.Call) and isinstance(outer.func, cst.Attribute) and outer.func.attr.value in _STORES:

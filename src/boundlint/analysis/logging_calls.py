@@ -228,8 +228,11 @@ def iterations_bounded(loop: Loop, ctx: Context) -> str | None:
     batches bound concurrency, not the number of iterations; a ``while``
     counter compared with a configured maximum and incremented in the loop
     is a counted retry; an UPPER_CASE name is a constant of the code, a
-    name bound to ``a if cond else b`` is bounded when both are, and
-    ``hooks or []`` when ``hooks`` is.
+    name bound to ``a if cond else b`` is bounded when both are,
+    ``hooks or []`` when ``hooks`` is, a class built from a literal
+    (``OrderedSet([a, b])``) is as long as the literal, and a listing of
+    the package's own directory (``os.listdir(os.path.dirname(__file__))``)
+    is fixed by the install.
     """
     found = limits.loop_limit(loop, ctx)
     if found == "fixed-size batches":
@@ -243,7 +246,7 @@ def iterations_bounded(loop: Loop, ctx: Context) -> str | None:
         left = limits.source_limit(source.left, ctx) or _constant_name(source.left, ctx)
         if left and limits.source_limit(source.right, ctx):
             return left  # hooks or []
-    found = _constant_name(source, ctx)
+    found = _constant_name(source, ctx) or _wrapped_literal(source, ctx) or _own_files(source, ctx)
     if found:
         return found
     if isinstance(source, cst.Name):
@@ -252,6 +255,46 @@ def iterations_bounded(loop: Loop, ctx: Context) -> str | None:
         if isinstance(value, cst.IfExp) and limits.source_limit(value.body, ctx) and limits.source_limit(value.orelse, ctx):
             return "a literal"
     return None
+
+
+_DIR_LISTERS = frozenset({"os.walk", "os.listdir", "os.scandir", "glob.glob", "glob.iglob", "pkgutil.iter_modules", "pkgutil.walk_packages"})
+_PATH_LISTERS = frozenset({"iterdir", "glob", "rglob", "walk"})
+
+
+def _wrapped_literal(source: cst.BaseExpression | None, ctx: Context) -> str | None:
+    """``OrderedSet([a, b])``, ``deque((x, y))``: a class built from one literal has the literal's size."""
+    if isinstance(source, cst.Call) and len(source.args) == 1 and source.args[0].keyword is None and source.args[0].star == "":
+        name = (dotted(source.func) or "").rsplit(".", 1)[-1]
+        if name[:1].isupper() and limits.source_limit(source.args[0].value, ctx) == "a literal":
+            return "a literal"
+    return None
+
+
+def _own_files(source: cst.BaseExpression | None, ctx: Context) -> str | None:
+    """A listing of the package's own directory (a path built from ``__file__`` / ``__path__``): fixed by the install."""
+    if not isinstance(source, cst.Call):
+        return None
+    name = ctx.qualname(source.func) or ""
+    if name in _DIR_LISTERS:
+        roots = [a.value for a in source.args]
+    elif isinstance(source.func, cst.Attribute) and source.func.attr.value in _PATH_LISTERS:
+        roots = [source.func.value]
+    else:
+        return None
+    return "the package's own files" if any(_from_module_path(r, ctx, 0) for r in roots) else None
+
+
+def _from_module_path(expr: cst.BaseExpression, ctx: Context, depth: int) -> bool:
+    if depth > 4:
+        return False
+    for node in _nodes(expr):
+        if isinstance(node, cst.Name):
+            if node.value in ("__file__", "__path__"):
+                return True
+            bound = ctx.lookup(node.value)
+            if bound is not None and any(v is not None and _from_module_path(v, ctx, depth + 1) for v in bound[1]):
+                return True
+    return False
 
 
 def _constant_name(source: cst.BaseExpression | None, ctx: Context) -> str | None:

@@ -68,7 +68,8 @@ class ClientPerItem(Rule):
     - the loop runs over a bounded source (the shared rules of BND1xx), or
       the fan-out over a bounded source or a fixed pool of workers;
     - the client is kept for reuse: stored on an attribute or in a mapping
-      (`self._session = ...`, `clients[host] = ...`), returned, or built
+      (`self._session = ...`, `clients[host] = ...`), collected by a
+      comprehension (`{h: Redis(host=h) for h in hosts}`), returned, or built
       under a lazy-initialisation check (`if self._client is None:`);
     - a failover loop that leaves at its first success
       (`for addr in getaddrinfo(...): try: ...; break`);
