@@ -61,15 +61,34 @@ def cpython_verdict(path: str) -> str | None:
     return None
 
 
+def pruned_dirs(root: str) -> list[str]:
+    """Folders under *root* that discovery skips by name (the stdlib's own ``venv`` package, ``build``...).
+
+    Named explicitly, they are walked, so the sweep covers every source file
+    (installed packages and caches excepted).
+    """
+    from boundlint.files import SKIP_DIRS
+
+    keep_skipping = {"site-packages", "__pycache__", ".git", ".hg", ".svn", "node_modules"}
+    out = []
+    for dirpath, dirnames, _ in os.walk(root):
+        for d in list(dirnames):
+            if d in SKIP_DIRS and d not in keep_skipping:
+                out.append(os.path.join(dirpath, d))
+                dirnames.remove(d)
+            elif d in keep_skipping:
+                dirnames.remove(d)
+    return sorted(out)
+
+
 def sweep_root(root: str, jobs: int | None) -> dict:
     """Run ``boundlint check`` over *root*; return counts, problems and timings."""
     from boundlint.files import discover
 
-    files = discover([root])
+    paths = [root] + pruned_dirs(root)
+    files = discover(paths)
     cmd = _boundlint() + ["check", "--isolated", "--no-cache", "--no-respect-gitignore", "--format", "json",
-                          "--exit-zero", "-q", root]
-    if jobs:
-        cmd[-1:-1] = ["--jobs", str(jobs)]
+                          "--exit-zero", "-q"] + (["--jobs", str(jobs)] if jobs else []) + paths
     start = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
     seconds = time.monotonic() - start
@@ -107,7 +126,7 @@ def sweep_root(root: str, jobs: int | None) -> dict:
         except OSError:
             pass
     return {
-        "root": root, "files": len(files), "lines": lines, "seconds": round(seconds, 1),
+        "root": root, "also": paths[1:], "files": len(files), "lines": lines, "seconds": round(seconds, 1),
         "exit": proc.returncode, "codes": dict(sorted(codes.items())), "problems": problems,
         "bnd001_cpython_accepts": mismatches, "cpython_rejects_boundlint_parsed": rejected_only_by_cpython,
     }
@@ -130,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
         report = sweep_root(root, args.jobs)
         reports.append(report)
         print(f"== {root}")
+        if report["also"]:
+            print(f"   also the folders discovery skips by name: {', '.join(report['also'])}")
         print(f"   {report['files']} files, {report['lines']} lines, {report['seconds']} s, exit {report['exit']}")
         print("   findings per code: " + (", ".join(f"{c} {n}" for c, n in report["codes"].items()) or "none"))
         for problem in report["problems"]:
