@@ -14,7 +14,7 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.analysis.context import Context, Loop
-from boundlint.analysis.logging_calls import leaves_on_success
+from boundlint.analysis.storms import leaves_on_success
 from boundlint.analysis.names import dotted
 
 CLIENT_FACTORIES = frozenset({

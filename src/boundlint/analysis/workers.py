@@ -22,7 +22,7 @@ import libcst as cst
 
 from boundlint.analysis import limits
 from boundlint.analysis.context import Context
-from boundlint.analysis.logging_calls import iterations_bounded
+from boundlint.analysis.storms import iterations_bounded
 from boundlint.analysis.names import dotted
 from boundlint.analysis.spawns import Spawn, spawn_of
 

@@ -5,7 +5,7 @@ writes per second turned a cache problem into a thread explosion, GC pauses
 and OOM restarts.  These rules find the error handling that multiplies a
 failure by the number of items (or by the speed of a spinning loop).  What
 counts as a logger, a guard and a pause is decided in
-``boundlint.analysis.logging_calls``; which functions run once per item of a
+``boundlint.analysis.logging_calls`` and ``boundlint.analysis.storms``; which functions run once per item of a
 fan-out, in ``boundlint.analysis.workers``.
 """
 from __future__ import annotations
@@ -16,9 +16,10 @@ import libcst as cst
 
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.limits import iter_nodes
-from boundlint.analysis.logging_calls import (
-    LogCall, describe, function_node, guarded, handler_loop, iterations_bounded, log_call, loop_source,
-    loop_storm_limit, paced, rate_limited, retry_decorated, try_stops_loop,
+from boundlint.analysis.logging_calls import LogCall, describe, log_call, rate_limited
+from boundlint.analysis.storms import (
+    function_node, guarded, handler_loop, iterations_bounded, loop_source, loop_storm_limit, paced, retry_decorated,
+    try_stops_loop,
 )
 from boundlint.analysis.names import dotted
 from boundlint.analysis.walk import children

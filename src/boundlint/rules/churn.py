@@ -16,7 +16,7 @@ import libcst as cst
 
 from boundlint.analysis.clients import client_constructor, reused, server_socket, sessionless_name, sessionless_request
 from boundlint.analysis.context import Context, Loop
-from boundlint.analysis.logging_calls import function_node, iterations_bounded, loop_source
+from boundlint.analysis.storms import function_node, iterations_bounded, loop_source
 from boundlint.analysis.workers import WorkerSite, worker_index
 from boundlint.rules.amplification import _SPAWNS
 from boundlint.rules.base import Example, Rule, short
