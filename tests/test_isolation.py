@@ -437,3 +437,26 @@ def test_timeout_flag_reaches_the_workers(monkeypatch, tmp_path):
     status = cli.main(["check", "--isolated", "--no-cache", "-q", "--timeout", "1", "."])
     assert status == 1
     assert time.monotonic() - start < 15
+
+
+SHARED_CASES = Path(__file__).resolve().parents[2] / "shared" / "cases"
+
+
+@pytest.mark.skipif(not (SHARED_CASES / "bad-input").is_dir(), reason="../shared/cases is not beside this checkout")
+def test_incident_cases_with_bad_input_in_one_run(tmp_path):
+    """Acceptance: one ``boundlint check`` over the cases and bad-input reports both, in full."""
+    import re
+    import shutil
+
+    shutil.copytree(SHARED_CASES, tmp_path / "cases")
+    proc = boundlint("check", "--isolated", "--no-cache", "--format", "json", "cases", cwd=tmp_path)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    got = {(os.path.normpath(f["path"]), f["line"], f["code"][:4]) for f in json.loads(proc.stdout)}
+    families = {"FANOUT": "BND1", "REQUEST-SHAPE": "BND2", "LOG-IN-LOOP": "BND3", "CONN-PER-ITEM": "BND4"}
+    want = {(os.path.join("cases", "bad-input", "deep_parens.py"), 1, "BND0")}
+    for case in sorted((tmp_path / "cases").glob("*.py")):
+        for lineno, line in enumerate(case.read_text(encoding="utf-8").splitlines(), 1):
+            m = re.search(r"#\s*expect:\s*([A-Z0-9, -]+)", line)
+            for fam in (m.group(1).split(",") if m else ()):
+                want.add((os.path.join("cases", case.name), lineno, families[fam.strip()]))
+    assert got == want
