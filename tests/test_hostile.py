@@ -313,3 +313,31 @@ def test_undecodable_file_name_through_the_cli(tmp_path):
     assert proc.returncode == 1
     assert b"Traceback" not in proc.stderr
     assert os.fsencode(tmp_path) + b"/\xff\xfe.py:5:11: BND101" in proc.stdout
+
+
+class ReportsElsewhere:
+    """A test-only rule that reports nodes outside the statement it is visiting."""
+
+    code, name, hint, message = "BND797", "test-elsewhere", "", "{what}"
+
+    def __init__(self, sink) -> None:
+        self.sink = sink
+
+    @classmethod
+    def may_apply(cls, text: str) -> bool:
+        return True
+
+    def visit_Call(self, node, ctx) -> None:
+        from boundlint.rules.base import Report
+
+        first, last = ctx.module.body[0], ctx.module.body[-1]
+        self.sink.append(Report(self, first, "first statement"))  # another statement: module-wide fallback
+        self.sink.append(Report(self, last, "last statement"))  # a top-level statement itself
+        self.sink.append(Report(self, node, "the call"))
+
+
+def test_positions_of_nodes_outside_the_reporting_statement():
+    text = "# header\n\nimport asyncio\r\n\n\nx = 1\n\n\ndef f():\n    '''doc\n    string'''\n    return g(1)\n"
+    findings = check_source(text, "x.py", Settings(), [ReportsElsewhere])
+    assert [(f.line, f.column, f.end_line, f.message) for f in findings] == [
+        (3, 1, 3, "first statement"), (9, 1, 12, "last statement"), (12, 12, 12, "the call")]

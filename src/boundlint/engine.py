@@ -348,20 +348,24 @@ class _Sink(list):
 
 
 class _Positions:
-    """Positions of reported nodes: per top-level statement when known, else one module-wide pass."""
+    """Positions of reported nodes, resolved in the top-level statements that hold reports.
+
+    One position pass runs over a module made of just those statements; a
+    node found there is shifted back to its line in the file.  A node the
+    pass does not hold (a rule reported a node outside its statement) falls
+    back to one module-wide pass.
+    """
 
     def __init__(self, module, tops: dict | None) -> None:
         self.module = module
         self.tops = tops or {}
         self.full = None
-        self.by_statement: dict[int, object] = {}
-        self.starts: dict[int, int] | None = None
+        self.batch = None  # (positions, [(line in batch, shift)]) once resolved
 
     def of(self, report):
         """The ``CodeRange`` (1-based lines, 0-based columns) of *report*'s node."""
-        top = self.tops.get(id(report))
-        if top is not None and self.full is None:
-            found = self._in_statement(top, report.node)
+        if self.tops and self.full is None:
+            found = self._in_batch(report.node)
             if found is not None:
                 return found
         return self._module_wide()[report.node]
@@ -373,42 +377,46 @@ class _Positions:
             self.full = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
         return self.full
 
-    def _in_statement(self, top, node):
-        from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
+    def _in_batch(self, node):
+        from bisect import bisect_right
 
-        if self.starts is None:
-            self.starts = self._statement_starts()
-        start = self.starts.get(id(top))
-        if start is None:
-            return None
-        positions = self.by_statement.get(id(top))
-        if positions is None:
-            alone = self.module.with_changes(header=(), body=(top,), footer=(), has_trailing_newline=True)
-            positions = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
-            self.by_statement[id(top)] = positions
+        from libcst.metadata import CodePosition, CodeRange
+
+        if self.batch is None:
+            self.batch = self._resolve_batch()
+        positions, starts, shifts = self.batch
         pos = positions.get(node)
         if pos is None:
             return None
-        shift = start - 1
+        shift = shifts[bisect_right(starts, pos.start.line) - 1]
         return CodeRange(CodePosition(pos.start.line + shift, pos.start.column),
                          CodePosition(pos.end.line + shift, pos.end.column))
 
-    def _statement_starts(self) -> dict[int, int]:
-        """First line of each top-level statement that holds a report, by ``id``; codegen stops after the last."""
+    def _resolve_batch(self):
+        """Positions over the wanted statements alone, their first lines there, and the shift to the file's."""
         import re as _re
+
+        from libcst.metadata import MetadataWrapper, PositionProvider
 
         newline = _re.compile(r"\r\n?|\n")
         wanted = {id(t) for t in self.tops.values()}
-        starts: dict[int, int] = {}
-        line = 1 + len(self.module.header)
+        chosen, starts, shifts = [], [], []
+        line, batch_line = 1 + len(self.module.header), 1
         for statement in self.module.body:
             if not wanted:
                 break
+            count = len(newline.findall(self.module.code_for_node(statement)))
             if id(statement) in wanted:
-                starts[id(statement)] = line
                 wanted.discard(id(statement))
-            line += len(newline.findall(self.module.code_for_node(statement)))
-        return starts
+                chosen.append(statement)
+                starts.append(batch_line)
+                shifts.append(line - batch_line)
+                batch_line += count
+            line += count
+        if not chosen:
+            return {}, [1], [0]
+        batch = self.module.with_changes(header=(), body=tuple(chosen), footer=(), has_trailing_newline=True)
+        return MetadataWrapper(batch, unsafe_skip_copy=True).resolve(PositionProvider), starts, shifts
 
 
 def _filter(findings: list[Finding], text: str, settings: Settings, apply_noqa: bool = True) -> list[Finding]:
