@@ -81,7 +81,7 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
     if rules is None:
         rules = enabled_rules(settings)
     if prefilter:
-        rules = [cls for cls in rules if cls.may_apply(text)]
+        rules = [cls for cls in rules if cls.may_apply(text, settings)]
         # A collector may say from the text alone that it has nothing to gather.
         collectors = [c for c in collectors if not hasattr(c, "may_apply") or c.may_apply(text, settings)]
         if not rules and not collectors and _compiles(text):

@@ -82,10 +82,18 @@ class Rule:
         """Record a finding on *node*, the message filled from *fields*."""
         self._sink.append(Report(self, node, self.message.format(**fields)))
 
+    # Options that widen what the rule recognises: when one is set the text prefilter
+    # cannot know the configured names, so the rule always runs.
+    widening_options: ClassVar[tuple[str, ...]] = ()
+
     @classmethod
-    def may_apply(cls, text: str) -> bool:
+    def may_apply(cls, text: str, settings: object = None) -> bool:
         """False only when the rule cannot report anything on *text* (its prefilter does not match)."""
-        return cls.prefilter is None or cls.prefilter.search(text) is not None
+        if cls.prefilter is None:
+            return True
+        if settings is not None and any(settings.option(o) for o in cls.widening_options):
+            return True
+        return cls.prefilter.search(text) is not None
 
     @classmethod
     def family(cls) -> str:

@@ -9,6 +9,7 @@ friends (only their annotations are read, to find request models), Litestar's
 from __future__ import annotations
 
 import fnmatch
+import re
 
 import libcst as cst
 
@@ -120,6 +121,9 @@ class UnboundedEndpointCollection(Rule):
     request models (BND201 judges their fields).
     """
     code, name = "BND202", "unbounded-endpoint-collection"
+    # An endpoint is recognised only in a module that imports its framework.
+    prefilter = re.compile(r"fastapi|ninja|litestar|starlite|starlette|sanic|aiohttp|flask_openapi3|quart_schema|apiflask|flask_smorest|webargs")
+    widening_options = ("extra-endpoint-decorators",)
     message = "endpoint `{endpoint}` parameter `{param}` (`{type}`) accepts any number of items"
     hint = ("give the parameter a maximum: `Query(max_length=N)` / `Body(max_length=N)` / `Form(max_length=N)`, "
             "`Annotated[list[X], Field(max_length=N)]`, or Litestar `Parameter(max_items=N)`")

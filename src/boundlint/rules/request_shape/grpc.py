@@ -1,6 +1,7 @@
 """BND203 unchecked-repeated-field: gRPC servicer methods looping over repeated request fields."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -55,6 +56,7 @@ class UncheckedRepeatedField(Rule):
       `itertools.islice(request.uris, 100)`).
     """
     code, name = "BND203", "unchecked-repeated-field"
+    prefilter = re.compile(r"Servicer")
     message = "`{method}` iterates request field `{field}` with no length check before it"
     hint = ("reject oversized requests first: `if len(request.field) > MAX: context.abort(grpc.StatusCode.INVALID_ARGUMENT, ...)`, "
             "or declare protovalidate `repeated.max_items` and validate the request")

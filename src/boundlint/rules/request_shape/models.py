@@ -1,6 +1,7 @@
 """BND201 unbounded-request-collection: which models are request models, and their uncapped collections."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 import libcst as cst
@@ -96,6 +97,9 @@ class UnboundedRequestCollection(Rule):
     - a fixed-length tuple (`tuple[int, int]`).
     """
     code, name = "BND201", "unbounded-request-collection"
+    # Every model kind needs one of these words: its base, decorator or import.
+    prefilter = re.compile(r"pydantic|msgspec|TypedDict|dataclass|\battrs?\b|marshmallow")
+    widening_options = ("extra-model-bases",)
     message = "request field `{model}.{field}` (`{type}`) accepts any number of items{via}"
     hint = ("cap it in the model: pydantic `Field(max_length=N)` (v1: `max_items=N`) or `conlist(X, max_length=N)`, "
             "msgspec `Meta(max_length=N)`, attrs `validators.max_len(N)`, marshmallow `validate.Length(max=N)`")
