@@ -28,8 +28,9 @@ _LIMITS_DOC = """
     - the spawned function (same module: nested def, method, lambda,
       `functools.partial`) enters `async with` / `with` on a semaphore,
       `BoundedSemaphore`, anyio/trio `CapacityLimiter` or
-      `aiolimiter.AsyncLimiter` (or acquires one), also when it is passed in;
-      the limiter's own size must not come from `len()` of the input;
+      `aiolimiter.AsyncLimiter` (or acquires one), also when it is passed in,
+      or one of your own limiter helpers named in the `limiter-helpers`
+      option; the limiter's own size must not come from `len()` of the input;
     - the spawning loop waits for capacity: `await sem.acquire()`, or a
       `len(pending) >= N` check that awaits in-flight work;
     - a dominating guard earlier in the function: `if len(xs) > N: raise`
