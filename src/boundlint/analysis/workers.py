@@ -32,6 +32,8 @@ _SPAWN_NAMES = frozenset({
     "gather", "wait", "as_completed", "create_task", "ensure_future", "start_soon", "start", "run_in_executor",
     "submit", "map", "imap", "imap_unordered", "starmap", "apply_async", "map_async", "starmap_async",
 })
+# A regex lookahead true when a text can contain a spawn call (for the rules' text prefilters).
+SPAWN_TEXT = r"(?=[\s\S]*\b(?:" + "|".join(sorted(_SPAWN_NAMES)) + r")\b)"
 _MAP_METHODS = frozenset({"map", "imap", "imap_unordered", "starmap", "map_async", "starmap_async"})
 
 

@@ -23,7 +23,7 @@ from boundlint.analysis.storms import (
 )
 from boundlint.analysis.names import dotted
 from boundlint.analysis.walk import children
-from boundlint.analysis.workers import worker_index
+from boundlint.analysis.workers import SPAWN_TEXT, worker_index
 from boundlint.rules.base import Example, Rule, short
 
 _LOGGERS_DOC = """
@@ -45,10 +45,8 @@ _LOGGERS_DOC = """
 # and a loop (BND301) or a fan-out call (BND302).
 _EXCEPT = r"(?=[\s\S]*\bexcept\b)"
 _LOGS = r"(?=[\s\S]*(?:\.\s*a?(?:warning|warn|error|exception|critical|fatal|log)\b|\bprint_exc\b|\bprint_exception\b|\bstderr\b))"
-_SPAWNS = (r"(?=[\s\S]*\b(?:gather|wait|as_completed|create_task|ensure_future|start_soon|start|run_in_executor|submit|"
-           r"i?map|imap_unordered|starmap|apply_async|map_async|starmap_async)\b)")
 _LOOP_LOG_PREFILTER = re.compile(r"\A" + _EXCEPT + _LOGS + r"(?=[\s\S]*\b(?:for|while)\b)")
-_WORKER_LOG_PREFILTER = re.compile(r"\A" + _EXCEPT + _LOGS + _SPAWNS)
+_WORKER_LOG_PREFILTER = re.compile(r"\A" + _EXCEPT + _LOGS + SPAWN_TEXT)
 
 _OPTIONS_DOC = """
     ## Options

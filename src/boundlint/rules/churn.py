@@ -17,8 +17,7 @@ import libcst as cst
 from boundlint.analysis.clients import client_constructor, reused, server_socket, sessionless_name, sessionless_request
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.storms import function_node, iterations_bounded, loop_source
-from boundlint.analysis.workers import WorkerSite, worker_index
-from boundlint.rules.amplification import _SPAWNS
+from boundlint.analysis.workers import SPAWN_TEXT, WorkerSite, worker_index
 from boundlint.rules.base import Example, Rule, short
 
 
@@ -204,7 +203,7 @@ class SessionlessRequestInFanOut(Rule):
     """
     code, name = "BND402", "sessionless-request-in-fan-out"
     # the helpers resolve only through an import of one of these modules
-    prefilter = re.compile(r"\A(?=[\s\S]*\b(?:requests|httpx|urllib|urllib2|aiohttp)\b)" + _SPAWNS)
+    prefilter = re.compile(r"\A(?=[\s\S]*\b(?:requests|httpx|urllib|urllib2|aiohttp)\b)" + SPAWN_TEXT)
     message = "`{call}` opens a new connection per call {where}"
     hint = "create one Session or Client for the fan-out and pass it to every worker, so its pool reuses connections"
     invalid = (
