@@ -14,7 +14,9 @@ import re
 
 import libcst as cst
 
-from boundlint.analysis.clients import client_constructor, reused, server_socket, sessionless_name, sessionless_request
+from boundlint.analysis.clients import (
+    CLIENT_FACTORIES, client_constructor, reused, server_socket, sessionless_name, sessionless_request,
+)
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.storms import function_node, iterations_bounded, loop_source
 from boundlint.analysis.workers import SPAWN_TEXT, WorkerSite, worker_index
@@ -80,6 +82,9 @@ class ClientPerItem(Rule):
     qualified name (`mycompany.cache.connect`).
     """
     code, name = "BND401", "client-per-item"
+    # A factory resolves only where its last name is written (at the call or in its import).
+    prefilter = re.compile(r"\b(?:" + "|".join(sorted({q.rsplit(".", 1)[-1] for q in CLIENT_FACTORIES})) + r")\b")
+    widening_options = ("client-factories",)
     message = "`{call}` opens a new {kind} {where}"
     hint = "build the client once, outside the loop or worker, and reuse it: its pool limits and reuses connections"
     invalid = (
