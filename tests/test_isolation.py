@@ -50,7 +50,7 @@ class Hook:
         self.sink = sink
 
     @classmethod
-    def may_apply(cls, text: str) -> bool:
+    def may_apply(cls, text: str, settings=None) -> bool:
         return True
 
     @staticmethod
@@ -221,8 +221,8 @@ def test_recursion_and_memory_errors_in_the_parser(monkeypatch, tmp_path):
         return real(text, *args, **kwargs)
 
     monkeypatch.setattr(libcst, "parse_module", parse)
-    (tmp_path / "r.py").write_text("import asyncio\nRECURSE = 1\n", encoding="utf-8")
-    (tmp_path / "m.py").write_text("import asyncio\nMEMORY = 1\n", encoding="utf-8")
+    (tmp_path / "r.py").write_text(GATHER + "RECURSE = 1\n", encoding="utf-8")
+    (tmp_path / "m.py").write_text(GATHER + "MEMORY = 1\n", encoding="utf-8")
     paths = [str(tmp_path / "r.py"), str(tmp_path / "m.py")] + write_tree(tmp_path, ["z.py"])
     results = {os.path.basename(r.path): r for r in check_files(paths, Settings(), jobs=2)}
     assert [f.message for f in results["r.py"].findings] == ["cannot check this file: too deeply nested to parse"]
@@ -460,3 +460,18 @@ def test_incident_cases_with_bad_input_in_one_run(tmp_path):
             for fam in (m.group(1).split(",") if m else ()):
                 want.add((os.path.join("cases", case.name), lineno, families[fam.strip()]))
     assert got == want
+
+
+def test_a_prefilter_that_raises_runs_the_rule_instead(monkeypatch):
+    def boom(path):
+        raise ValueError("hook")
+
+    cls = with_hook(monkeypatch, boom)
+
+    def broken_prefilter(text, settings=None):
+        raise TypeError("prefilter")
+
+    cls.may_apply = staticmethod(broken_prefilter)
+    findings = check_source(GATHER, "bad.py", Settings(), engine.enabled_rules(Settings()))
+    assert {(f.line, f.column, f.code) for f in findings} == {GATHER_AT, (1, 1, "BND002")}
+    assert only(findings, "BND002").message.startswith("rule BND998 (test-hook) failed: ValueError: hook")

@@ -81,7 +81,7 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
     if rules is None:
         rules = enabled_rules(settings)
     if prefilter:
-        rules = [cls for cls in rules if cls.may_apply(text, settings)]
+        rules = [cls for cls in rules if _may_apply(cls, text, settings)]
         # A collector may say from the text alone that it has nothing to gather.
         collectors = [c for c in collectors if not hasattr(c, "may_apply") or c.may_apply(text, settings)]
         if not rules and not collectors and _compiles(text):
@@ -147,6 +147,14 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
         except Exception as exc:  # same isolation as a failing traversal hook
             findings.append(_meta_finding("BND002", path, _rule_failed(cls, exc)))
     return _filter(findings, text, settings, apply_noqa)
+
+
+def _may_apply(cls: type, text: str, settings: Settings) -> bool:
+    """A rule's text prefilter; one that raises counts as "may apply" (the rule's hooks are isolated)."""
+    try:
+        return cls.may_apply(text, settings)
+    except Exception:
+        return True
 
 
 def _compiles(text: str) -> bool:
