@@ -9,7 +9,8 @@ bound (``async with asyncio.TaskGroup() as tg``, ``anyio.create_task_group()``,
 ``trio.open_nursery()``, an annotation, an executor constructor), with a
 few conventional names (``tg``, ``nursery``, ``loop``, ``executor``) as the
 fallback.  Shared by the fan-out rules, the worker-side rules of the other
-families and the audit.
+families and the audit.  ``new_awaitables`` tells new coroutines handed to
+``gather`` / ``wait`` from tasks that already exist.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from boundlint.analysis.context import Context
+from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.names import dotted
 
 TASK_GROUP_FACTORIES = frozenset({
@@ -202,3 +203,48 @@ def spawn_of(call: cst.Call, ctx: Context) -> Spawn | None:
 def short_receiver(expr: cst.BaseExpression) -> str:
     """``tg`` / ``self._tg`` / ``loop`` as written, or ``<expr>`` when not a plain name."""
     return dotted(expr) or "<expr>"
+
+
+@dataclass(frozen=True)
+class NewAwaitables:
+    """A dynamically sized collection of new coroutines handed to gather/wait."""
+
+    loops: tuple[Loop | cst.CompFor, ...]
+    sources: tuple[cst.BaseExpression, ...]
+    target: cst.BaseExpression | None
+
+
+def _is_spawn_call(value: cst.BaseExpression, ctx: Context) -> bool:
+    return isinstance(value, cst.Call) and spawn_of(value, ctx) is not None
+
+
+def new_awaitables(expr: cst.BaseExpression, ctx: Context, depth: int = 0) -> NewAwaitables | None:
+    """How *expr* builds coroutines per item, or None when it holds existing tasks or a fixed set."""
+    if depth > 3:
+        return None
+    if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+        elt = expr.elt
+        if isinstance(elt, cst.Call) and not _is_spawn_call(elt, ctx):
+            fors, comp_for = [], expr.for_in
+            while comp_for is not None:
+                fors.append(comp_for)
+                comp_for = comp_for.inner_for_in
+            return NewAwaitables(tuple(fors), tuple(f.iter for f in fors), elt.func)
+        return None
+    if isinstance(expr, cst.Call) and dotted(expr.func) == "map" and len(expr.args) >= 2:
+        return NewAwaitables((), (expr.args[1].value,), expr.args[0].value)
+    if isinstance(expr, cst.Name):
+        bound = ctx.lookup(expr.value)
+        if bound is None or not bound[1] or bound[1][-1] is None:
+            return None
+        value = bound[1][-1]
+        if isinstance(value, (cst.List, cst.Set)) and not value.elements:
+            appended = bound[0].appends.get(expr.value, [])
+            calls = [(v, loop) for v, loop in appended if isinstance(v, cst.Call) and not _is_spawn_call(v, ctx)]
+            looped = [(v, loop) for v, loop in calls if loop is not None]
+            if looped:
+                v, loop = looped[0]
+                return NewAwaitables((loop,), (loop.iter,) if loop.iter is not None else (), v.func)
+            return None
+        return new_awaitables(value, ctx, depth + 1)
+    return None

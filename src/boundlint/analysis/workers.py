@@ -123,7 +123,7 @@ def _per_item_targets(spawn: Spawn, ctx: Context) -> list[cst.BaseExpression]:
     """The callables *spawn* runs once per item of an unbounded source."""
     call = spawn.call
     if spawn.kind == "gather":
-        from boundlint.rules.fanout import new_awaitables
+        from boundlint.analysis.spawns import new_awaitables
 
         if spawn.api == "asyncio.gather":
             candidates = [a.value for a in call.args if a.star == "*"]

@@ -15,7 +15,9 @@ import libcst as cst
 from boundlint.analysis import limits
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.names import dotted
-from boundlint.analysis.spawns import Spawn, executor_constructor, is_task_group, spawn_of
+from boundlint.analysis.spawns import (
+    NewAwaitables, Spawn, executor_constructor, is_task_group, new_awaitables, spawn_of,
+)
 from boundlint.rules.base import Example, Rule, short
 
 _LIMITS_DOC = """
@@ -169,51 +171,6 @@ def _withs_depth(loop: Loop, ctx: Context) -> int:
 
 
 # -- BND101 ---------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class NewAwaitables:
-    """A dynamically sized collection of new coroutines handed to gather/wait."""
-
-    loops: tuple[Loop | cst.CompFor, ...]
-    sources: tuple[cst.BaseExpression, ...]
-    target: cst.BaseExpression | None
-
-
-def _is_spawn_call(value: cst.BaseExpression, ctx: Context) -> bool:
-    return isinstance(value, cst.Call) and spawn_of(value, ctx) is not None
-
-
-def new_awaitables(expr: cst.BaseExpression, ctx: Context, depth: int = 0) -> NewAwaitables | None:
-    """How *expr* builds coroutines per item, or None when it holds existing tasks or a fixed set."""
-    if depth > 3:
-        return None
-    if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
-        elt = expr.elt
-        if isinstance(elt, cst.Call) and not _is_spawn_call(elt, ctx):
-            fors, comp_for = [], expr.for_in
-            while comp_for is not None:
-                fors.append(comp_for)
-                comp_for = comp_for.inner_for_in
-            return NewAwaitables(tuple(fors), tuple(f.iter for f in fors), elt.func)
-        return None
-    if isinstance(expr, cst.Call) and dotted(expr.func) == "map" and len(expr.args) >= 2:
-        return NewAwaitables((), (expr.args[1].value,), expr.args[0].value)
-    if isinstance(expr, cst.Name):
-        bound = ctx.lookup(expr.value)
-        if bound is None or not bound[1] or bound[1][-1] is None:
-            return None
-        value = bound[1][-1]
-        if isinstance(value, (cst.List, cst.Set)) and not value.elements:
-            appended = bound[0].appends.get(expr.value, [])
-            calls = [(v, loop) for v, loop in appended if isinstance(v, cst.Call) and not _is_spawn_call(v, ctx)]
-            looped = [(v, loop) for v, loop in calls if loop is not None]
-            if looped:
-                v, loop = looped[0]
-                return NewAwaitables((loop,), (loop.iter,) if loop.iter is not None else (), v.func)
-            return None
-        return new_awaitables(value, ctx, depth + 1)
-    return None
-
 
 class UnboundedGather(Rule):
     __doc__ = _doc("""
