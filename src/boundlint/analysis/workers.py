@@ -24,7 +24,7 @@ from boundlint.analysis import limits
 from boundlint.analysis.context import Context
 from boundlint.analysis.storms import iterations_bounded
 from boundlint.analysis.names import dotted
-from boundlint.analysis.spawns import Spawn, spawn_of
+from boundlint.analysis.spawns import Spawn, new_awaitables, spawn_of
 
 _TO_THREAD = frozenset({"asyncio.to_thread", "anyio.to_thread.run_sync", "trio.to_thread.run_sync"})
 # Method or function names a spawn_of() call site can have (an imported alias is checked separately).
@@ -123,7 +123,6 @@ def _per_item_targets(spawn: Spawn, ctx: Context) -> list[cst.BaseExpression]:
     """The callables *spawn* runs once per item of an unbounded source."""
     call = spawn.call
     if spawn.kind == "gather":
-        from boundlint.analysis.spawns import new_awaitables
 
         if spawn.api == "asyncio.gather":
             candidates = [a.value for a in call.args if a.star == "*"]
