@@ -123,7 +123,6 @@ def _per_item_targets(spawn: Spawn, ctx: Context) -> list[cst.BaseExpression]:
     """The callables *spawn* runs once per item of an unbounded source."""
     call = spawn.call
     if spawn.kind == "gather":
-
         if spawn.api == "asyncio.gather":
             candidates = [a.value for a in call.args if a.star == "*"]
         else:
