@@ -203,3 +203,14 @@ def test_console_script_runs(project):
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1
     assert json.loads(proc.stdout)["runs"][0]["results"][0]["ruleId"] == "BND101"
+
+
+def test_empty_select_is_a_usage_error(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "m.py").write_text("x = 1\n")
+    proc = subprocess.run([sys.executable, "-m", "boundlint", "check", "--select=", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "boundlint: error: argument --select: expected one or more rule codes or prefixes, got nothing"

@@ -27,7 +27,10 @@ FORMATS = ("text", "json", "sarif", "github")
 
 
 def _codes(value: str) -> tuple[str, ...]:
-    return tuple(c.strip().upper() for c in value.split(",") if c.strip())
+    codes = tuple(c.strip().upper() for c in value.split(",") if c.strip())
+    if not codes:  # an empty --select "$CODES" must not silently turn every rule off
+        raise argparse.ArgumentTypeError("expected one or more rule codes or prefixes, got nothing")
+    return codes
 
 
 def _patterns(value: str) -> tuple[str, ...]:

@@ -26,7 +26,7 @@ import libcst as cst
 
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.names import dotted
-from boundlint.analysis.walk import children, len_argument_key, length_guard
+from boundlint.analysis.walk import children, len_argument_key, length_bound, length_guard
 
 LIMITER_TYPES = frozenset({
     "asyncio.Semaphore", "asyncio.BoundedSemaphore", "threading.Semaphore", "threading.BoundedSemaphore",
@@ -125,7 +125,8 @@ def size_from_input(expr: cst.BaseExpression | None, ctx: Context, depth: int = 
     if isinstance(expr, cst.Call):
         name = dotted(expr.func)
         if name == "len":
-            return True
+            # len(REGIONS) of a constant or configured collection is not the input's size
+            return not (expr.args and source_limit(expr.args[0].value, ctx) is not None)
         if name == "min" and any(constant(a.value, ctx) for a in expr.args):
             return False
         return any(size_from_input(a.value, ctx, depth + 1) for a in expr.args)
@@ -145,6 +146,10 @@ def guarded(expr: cst.BaseExpression, ctx: Context) -> str | None:
     key = dotted(expr)
     if key is None:
         return None
+    ancestors = ctx.ancestors
+    for index, node in enumerate(ancestors[:-1]):
+        if isinstance(node, cst.If) and ancestors[index + 1] is node.body and length_bound(node.test) == key:
+            return f"len({key}) checked"
     scope = ctx.scope
     while scope is not None and scope.kind != "module":
         for guard in scope.guards:
@@ -168,6 +173,14 @@ def source_limit(expr: cst.BaseExpression | None, ctx: Context, depth: int = 0) 
         return "a literal"
     if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
         return "a literal"
+    if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+        comp_for, found = expr.for_in, None
+        while comp_for is not None:  # as many items as its sources give
+            found = source_limit(comp_for.iter, ctx, depth + 1)
+            if found is None:
+                return None
+            comp_for = comp_for.inner_for_in
+        return found
     if isinstance(expr, cst.Call):
         return _call_limit(expr, ctx, depth)
     if isinstance(expr, cst.Subscript):

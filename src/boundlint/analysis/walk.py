@@ -52,14 +52,15 @@ def children(node: cst.CSTNode) -> Iterable[cst.CSTNode]:
                     yield item
 
 
-def length_guard(test: cst.BaseExpression) -> tuple[str, cst.BaseExpression] | None:
+def length_guard(test: cst.BaseExpression, alias=None) -> tuple[str, cst.BaseExpression] | None:
     """``(key, limit)`` when *test* is true exactly for oversized input.
 
     Accepts ``len(x) > N``, ``len(x) >= N``, ``N < len(x)``, ``N <= len(x)``
-    and an ``or`` whose operand is such a test.
+    and an ``or`` whose operand is such a test.  *alias* maps a local name to
+    the key whose length it holds (``n = len(ids)``; ``if n > N``).
     """
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
-        return length_guard(test.left) or length_guard(test.right)
+        return length_guard(test.left, alias) or length_guard(test.right, alias)
     if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
         return None
     comp = test.comparisons[0]
@@ -71,7 +72,54 @@ def length_guard(test: cst.BaseExpression) -> tuple[str, cst.BaseExpression] | N
     else:
         return None
     key = len_argument_key(sized)
+    if key is None and alias is not None and isinstance(sized, cst.Name):
+        key = alias(sized.value)
     return (key, limit) if key is not None else None
+
+
+def length_bound(test: cst.BaseExpression) -> str | None:
+    """The key ``x`` when *test* holds only for bounded input: ``len(x) <= N``, ``len(x) < N``, ``N >= len(x)``."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return length_bound(test.left) or length_bound(test.right)
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    comp = test.comparisons[0]
+    if isinstance(comp.operator, (cst.LessThan, cst.LessThanEqual)):
+        return len_argument_key(test.left)
+    if isinstance(comp.operator, (cst.GreaterThan, cst.GreaterThanEqual)):
+        return len_argument_key(comp.comparator)
+    return None
+
+
+def helper_guards(call: cst.Call, ctx: Context) -> list[str]:
+    """Keys a same-module helper rejects when oversized: ``validate(ids)`` whose body does
+    ``if len(ids) > N: raise``.  The callee's key is rewritten in the caller's terms."""
+    target = ctx.resolve_callable(call.func)
+    if not isinstance(target, cst.FunctionDef) or not isinstance(target.body, cst.IndentedBlock):
+        return []
+    params = [p.name.value for p in (*target.params.posonly_params, *target.params.params)]
+    if params and params[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
+        params = params[1:]
+    passed: dict[str, str] = {}
+    for index, arg in enumerate(call.args):
+        key = dotted(arg.value)
+        if key is None or arg.star:
+            continue
+        if arg.keyword is not None:
+            passed[arg.keyword.value] = key
+        elif index < len(params):
+            passed[params[index]] = key
+    if not passed:
+        return []
+    out = []
+    for stmt in target.body.body:
+        if isinstance(stmt, cst.If):
+            guard = length_guard(stmt.test)
+            if guard is not None and _terminates(stmt.body):
+                root, _, rest = guard[0].partition(".")
+                if root in passed:
+                    out.append(passed[root] + ("." + rest if rest else ""))
+    return out
 
 
 def len_argument_key(node: cst.BaseExpression) -> str | None:
@@ -308,9 +356,22 @@ class Walker:
         self.walk_all(node.args)
 
     def _if(self, node: cst.If) -> None:
-        guard = length_guard(node.test)
+        guard = length_guard(node.test, self._len_alias)
         if guard is not None and _terminates(node.body):
             self.ctx.scope.guards.append(Guard(guard[0], guard[1], node))
+        for child in children(node):
+            self.walk(child)
+
+    def _len_alias(self, name: str) -> str | None:
+        """The key ``x`` when local *name* was bound to ``len(x)`` (``n = len(ids)``)."""
+        values = self.ctx.scope.bindings.get(name)
+        return len_argument_key(values[-1]) if values and values[-1] is not None else None
+
+    def _expr_statement(self, node: cst.Expr) -> None:
+        value = node.value.expression if isinstance(node.value, cst.Await) else node.value
+        if isinstance(value, cst.Call) and self.ctx.scope.kind in ("function", "lambda"):
+            for key in helper_guards(value, self.ctx):
+                self.ctx.scope.guards.append(Guard(key, value, node))
         for child in children(node):
             self.walk(child)
 
@@ -368,6 +429,7 @@ _SPECIAL: dict[type, Callable[[Walker, cst.CSTNode], None]] = {
     cst.Call: Walker._call,
     cst.If: Walker._if,
     cst.Assert: Walker._assert,
+    cst.Expr: Walker._expr_statement,
 }
 if hasattr(cst, "TryStar"):
     _SPECIAL[cst.TryStar] = Walker._try

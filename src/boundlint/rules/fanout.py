@@ -355,7 +355,7 @@ class ThreadPerItem(Rule):
     """)
     code, name = "BND103", "thread-per-item"
     prefilter = re.compile(r"\b(?:Thread|Process)\b")
-    message = "`{call}` starts a thread per item of `{source}` with no limit"
+    message = "`{call}` starts a {unit} per item of `{source}` with no limit"
     hint = "use a ThreadPoolExecutor with a fixed max_workers, or a fixed number of worker threads reading a queue"
     invalid = (
         Example("thread_in_loop", """
@@ -385,7 +385,8 @@ class ThreadPerItem(Rule):
             return
         found, limit = spawn_limit(spawn, loops, ctx)
         if found is not None and limit is None:
-            self.report(node, call=spawn.api + "()", source=found.source)
+            unit = "process" if "Process" in spawn.api else "thread"
+            self.report(node, call=spawn.api + "()", source=found.source, unit=unit)
 
 
 # -- BND104 -------------------------------------------------------------------------
