@@ -31,3 +31,9 @@ def test_readme_lists_every_rule():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for code, cls in RULES.items():
         assert f"[{code}](docs/rules/{code}.md) | {cls.name} |" in readme, code
+
+
+def test_catalog_matches_registry():
+    from boundlint.rules.catalog import CODES
+
+    assert CODES == {code: cls.name for code, cls in RULES.items()}

@@ -201,13 +201,11 @@ def _check(args) -> int:
 
 def _render(args, findings, results, settings, sources, hidden: int) -> str:
     """The report text for ``--format`` / ``--statistics``."""
-    from boundlint.rules.base import all_rules
-
-    rules = all_rules()
     if args.statistics:
         from boundlint.report.stats import format_statistics
+        from boundlint.rules.catalog import CODES
 
-        return format_statistics(findings, {c: cls.name for c, cls in rules.items()}, as_json=args.format == "json")
+        return format_statistics(findings, CODES, as_json=args.format == "json")
     if args.format == "json":
         from boundlint.report.json import format_json
 
@@ -221,7 +219,9 @@ def _render(args, findings, results, settings, sources, hidden: int) -> str:
     if args.format == "github":
         from boundlint.report.github import format_github
 
-        return format_github(findings, {c: cls.name for c, cls in rules.items()})
+        from boundlint.rules.catalog import CODES
+
+        return format_github(findings, CODES)
     from boundlint.report.text import format_text
 
     out = format_text(findings, args.show_source, sources if args.show_source else None)

@@ -267,10 +267,10 @@ def _suggest(word: str, choices: Iterable[str]) -> str:
 
 def known_prefixes() -> list[str]:
     """Every valid code prefix: ``BND``, ``BND1``, ``BND10``, ``BND101`` ... for registered rules."""
-    from boundlint.rules.base import all_rules
+    from boundlint.rules.catalog import CODES
 
     out: dict[str, None] = {}
-    for code in all_rules():
+    for code in CODES:
         for end in range(3, len(code) + 1):
             out[code[:end]] = None
     return list(out)
