@@ -48,7 +48,8 @@ DEFAULT_BOUNDED_NAMES = (
     "listeners", "servers", "workers", "consumers", "producers", "receivers", "handlers", "callbacks",
     "hooks", "plugins", "middlewares", "middleware", "shards", "replicas", "nodes", "sentinels",
     "databases", "dbs", "backends", "services", "apps", "applications", "pools", "storages",
-    "sinks", "exporters", "deployments", "health_checks",
+    "sinks", "exporters", "deployments", "health_checks", "queues", "brokers", "broker_urls", "exchanges",
+    "topics",
 )
 # Per-item work that releases what already exists: closing every pool connection at
 # shutdown multiplies nothing.

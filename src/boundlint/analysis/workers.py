@@ -16,6 +16,7 @@ rule of the file through ``ctx.cache``; each call is examined once.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import libcst as cst
@@ -33,7 +34,8 @@ _SPAWN_NAMES = frozenset({
     "submit", "map", "imap", "imap_unordered", "starmap", "apply_async", "map_async", "starmap_async",
 })
 # A regex lookahead true when a text can contain a spawn call (for the rules' text prefilters).
-SPAWN_TEXT = r"(?=[\s\S]*\b(?:" + "|".join(sorted(_SPAWN_NAMES)) + r")\b)"
+# Text every fan-out site contains (one of its method or function names); for prefilters.
+SPAWN_RE = re.compile(r"\b(?:" + "|".join(sorted(_SPAWN_NAMES)) + r")\b")
 _MAP_METHODS = frozenset({"map", "imap", "imap_unordered", "starmap", "map_async", "starmap_async"})
 
 

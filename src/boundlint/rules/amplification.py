@@ -23,7 +23,7 @@ from boundlint.analysis.storms import (
 )
 from boundlint.analysis.names import dotted
 from boundlint.analysis.walk import children
-from boundlint.analysis.workers import SPAWN_TEXT, worker_index
+from boundlint.analysis.workers import SPAWN_RE, worker_index
 from boundlint.rules.base import Example, Rule, short
 
 _LOGGERS_DOC = """
@@ -43,10 +43,11 @@ _LOGGERS_DOC = """
 
 # Necessary text of each finding: an except handler, a warning-or-above method / print_exc / stderr,
 # and a loop (BND301) or a fan-out call (BND302).
-_EXCEPT = r"(?=[\s\S]*\bexcept\b)"
-_LOGS = r"(?=[\s\S]*(?:\.\s*a?(?:warning|warn|error|exception|critical|fatal|log)\b|\bprint_exc\b|\bprint_exception\b|\bstderr\b))"
-_LOOP_LOG_PREFILTER = re.compile(r"\A" + _EXCEPT + _LOGS + r"(?=[\s\S]*\b(?:for|while)\b)")
-_WORKER_LOG_PREFILTER = re.compile(r"\A" + _EXCEPT + _LOGS + SPAWN_TEXT)
+# Each an AND of cheap searches (a substring first), never one pattern of lookaheads,
+# which backtracks over the whole file once per alternative.
+_LOGS = re.compile(r"\.\s*a?(?:warning|warn|error|exception|critical|fatal|log)\b|\bprint_exc\b|\bprint_exception\b|\bstderr\b")
+_LOOP_LOG_PREFILTER = ("except", _LOGS, re.compile(r"\b(?:for|while)\b"))
+_WORKER_LOG_PREFILTER = ("except", _LOGS, SPAWN_RE)
 
 _OPTIONS_DOC = """
     ## Options
@@ -363,7 +364,7 @@ class RetryWithoutBackoff(Rule):
       (`dirs.pop()`, `queue.get()`).
     """
     code, name = "BND303", "retry-without-backoff"
-    prefilter = re.compile(r"\A(?=[\s\S]*\bexcept\b)(?=[\s\S]*\b(?:while|count|repeat|cycle)\b)")
+    prefilter = ("except", re.compile(r"\b(?:while|count|repeat|cycle)\b"))
     message = "`except {error}` sends `{loop}` straight back to `{call}` with no sleep or backoff"
     hint = "wait before retrying: exponential backoff with jitter (tenacity, backoff, stamina) and a cap on attempts"
     invalid = (

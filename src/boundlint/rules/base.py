@@ -65,7 +65,8 @@ class Rule:
     # A necessary condition on the source text: when it does not match, the rule
     # cannot report on the file (None: always run).  Must never lose a finding;
     # tests/test_prefilter.py proves it on real code.
-    prefilter: ClassVar["re.Pattern[str] | None"] = None
+    # A pattern, or a tuple whose every item (a substring or a pattern) must be found.
+    prefilter: ClassVar["re.Pattern[str] | tuple[str | re.Pattern[str], ...] | None"] = None
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -93,7 +94,10 @@ class Rule:
             return True
         if settings is not None and any(settings.option(o) for o in cls.widening_options):
             return True
-        return cls.prefilter.search(text) is not None
+        prefilter = cls.prefilter
+        if isinstance(prefilter, tuple):
+            return all((p in text) if isinstance(p, str) else p.search(text) is not None for p in prefilter)
+        return prefilter.search(text) is not None
 
     @classmethod
     def family(cls) -> str:

@@ -19,7 +19,7 @@ from boundlint.analysis.clients import (
 )
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.storms import function_node, iterations_bounded, loop_source
-from boundlint.analysis.workers import SPAWN_TEXT, WorkerSite, worker_index
+from boundlint.analysis.workers import SPAWN_RE, WorkerSite, worker_index
 from boundlint.rules.base import Example, Rule, short
 
 
@@ -208,7 +208,7 @@ class SessionlessRequestInFanOut(Rule):
     """
     code, name = "BND402", "sessionless-request-in-fan-out"
     # the helpers resolve only through an import of one of these modules
-    prefilter = re.compile(r"\A(?=[\s\S]*\b(?:requests|httpx|urllib|urllib2|aiohttp)\b)" + SPAWN_TEXT)
+    prefilter = (re.compile(r"\b(?:requests|httpx|urllib|urllib2|aiohttp)\b"), SPAWN_RE)
     message = "`{call}` opens a new connection per call {where}"
     hint = "create one Session or Client for the fan-out and pass it to every worker, so its pool reuses connections"
     invalid = (
