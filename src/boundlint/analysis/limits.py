@@ -333,13 +333,13 @@ def loop_limit(loop: Loop, ctx: Context) -> str | None:
     return None
 
 
-def iter_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """Every node under *node*, not entering nested function or class bodies."""
+def iter_nodes(node: cst.CSTNode, into_defs: bool = False) -> Iterator[cst.CSTNode]:
+    """Every node under *node* in source order; nested function and class bodies only with *into_defs*."""
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
-        if current is not node and isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if not into_defs and current is not node and isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             continue
         stack.extend(reversed(list(children(current))))
 

@@ -21,9 +21,9 @@ from typing import Iterable, Iterator
 
 import libcst as cst
 
+from boundlint.analysis import limits
 from boundlint.analysis.context import Context
 from boundlint.analysis.names import dotted
-from boundlint.analysis.walk import children
 
 # typing / builtin names of variable-size collections (canonical short names).
 COLLECTION_TYPES = frozenset({
@@ -318,11 +318,7 @@ def meta_limit(expr: cst.BaseExpression, ctx: Context) -> str | None:
 
 def iter_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """Every node under *node* (nested defs included; they are small validator bodies)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(children(current))
+    return limits.iter_nodes(node, into_defs=True)
 
 
 def _is_len_call(node: cst.BaseExpression) -> bool:
