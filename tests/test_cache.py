@@ -1,0 +1,115 @@
+"""The result cache: hits give the same findings, damage is ignored and rebuilt, concurrent runs are safe."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from boundlint.cache import Cache, content_key
+from boundlint.config import Settings
+from boundlint.engine import check_files_cached
+from boundlint.finding import Finding
+
+HAZARD = "import asyncio\n\nasync def handler(ids):\n    return await asyncio.gather(*(f(i) for i in ids))\n"
+
+
+def _tree(tmp_path: Path) -> Path:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.py").write_text(HAZARD)
+    (src / "b.py").write_text("x = 1\n")
+    return src
+
+
+def _run(cache_dir: Path, paths: list[str]):
+    cache = Cache(cache_dir, Settings().fingerprint())
+    return check_files_cached(paths, Settings(), cache, jobs=1)
+
+
+def _shards(cache_dir: Path) -> list[Path]:
+    return sorted(cache_dir.rglob("*.json"))
+
+
+def test_hit_returns_identical_findings_and_lines(tmp_path):
+    src = _tree(tmp_path)
+    paths = sorted(str(p) for p in src.glob("*.py"))
+    cold = _run(tmp_path / "c", paths)
+    assert [(f.code, f.line, f.column) for r in cold for f in r.findings] == [("BND101", 4, 18)]
+    assert _shards(tmp_path / "c")
+    warm = _run(tmp_path / "c", paths)
+    assert [(r.path, r.findings, r.lines) for r in warm] == [(r.path, r.findings, r.lines) for r in cold]
+
+
+def test_moved_file_hits_with_its_new_path(tmp_path):
+    cache = Cache(tmp_path / "c", "fp")
+    key = content_key(HAZARD.encode())
+    cache.put(key, [Finding("old.py", 4, 18, "BND101", "m", 4, 60, "h")], 4)
+    cache.flush()
+    findings, lines = Cache(tmp_path / "c", "fp").get(key, "new.py")
+    assert (findings[0].path, findings[0].line, lines) == ("new.py", 4, 4)
+
+
+def test_truncated_and_garbage_shards_are_ignored_and_rebuilt(tmp_path):
+    src = _tree(tmp_path)
+    paths = sorted(str(p) for p in src.glob("*.py"))
+    _run(tmp_path / "c", paths)
+    shards = _shards(tmp_path / "c")
+    shards[0].write_text(shards[0].read_text()[:7])  # truncated mid-write by something else
+    if len(shards) > 1:
+        shards[1].write_bytes(b"\x00garbage\xff")
+    again = _run(tmp_path / "c", paths)
+    assert [(f.code, f.line) for r in again for f in r.findings] == [("BND101", 4)]
+    for shard in _shards(tmp_path / "c"):
+        assert isinstance(json.loads(shard.read_text()), dict)  # rewritten whole
+
+
+def test_a_wrong_shape_entry_is_a_miss(tmp_path):
+    cache = Cache(tmp_path / "c", "fp")
+    key = "ab" + "0" * 30
+    cache._shard("ab")[key] = ["not", "an", "entry"]
+    assert cache.get(key, "x.py") is None
+
+
+def test_size_is_bounded_least_recently_used_first(tmp_path):
+    cache = Cache(tmp_path / "c", "fp", max_entries=256 * 16)
+    for i in range(40):
+        key = "aa" + f"{i:030d}"
+        cache.put(key, [], 1)
+        cache._shards["aa"][key][0] = i  # last-used time
+    cache.flush()
+    kept = json.loads(next((tmp_path / "c").rglob("aa.json")).read_text())
+    assert len(kept) == 16
+    assert min(v[0] for v in kept.values()) == 24
+
+
+def test_only_the_cache_dir_is_written(tmp_path):
+    src = _tree(tmp_path)
+    before = {p: p.stat().st_mtime_ns for p in src.rglob("*")}
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    subprocess.run([sys.executable, "-m", "boundlint", "check", "-q", "--cache-dir", str(tmp_path / "c"), str(src)],
+                   cwd=cwd, capture_output=True, check=False)
+    assert {p: p.stat().st_mtime_ns for p in src.rglob("*")} == before
+    assert list(cwd.iterdir()) == []
+    assert (tmp_path / "c" / "CACHEDIR.TAG").exists()
+
+
+def test_two_runs_at_once_neither_crash_nor_corrupt(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    for i in range(40):
+        (src / f"m{i}.py").write_text(HAZARD if i % 2 else f"x = {i}\n")
+    cmd = [sys.executable, "-m", "boundlint", "check", "--format", "json", "--cache-dir", str(tmp_path / "c"), str(src)]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [1, 1, 1], [err for _, err in outs]
+    results = [json.loads(out) for out, _ in outs]
+    assert results[0] == results[1] == results[2]
+    assert len(results[0]) == 20
+    for shard in _shards(tmp_path / "c"):
+        json.loads(shard.read_text())
+    warm = subprocess.run(cmd, capture_output=True, text=True)
+    assert json.loads(warm.stdout) == results[0]
+    assert not [p for p in (tmp_path / "c").rglob("*.tmp")]
