@@ -488,7 +488,10 @@ def _changes_attempt(handler: cst.ExceptHandler, try_node: cst.CSTNode, block: c
     """True when each round changes what the ``try`` works on, so the next attempt is a different call, not a retry.
 
     Something the ``try`` reads is reassigned in the handler or elsewhere in
-    the loop body, or consumed there (``dirs.pop()``, ``queue.get()``).
+    the loop body, or consumed there (``dirs.pop()``, ``queue.get()``); the
+    ``try`` takes the next item of an iterator (``next(keys)``); or the call
+    is handed an object the loop changes (``self.offset += N`` then
+    ``read_header(self)``).
     """
     written: set[str] = set()
     roots = [handler.body] + [stmt for stmt in block.body if stmt is not try_node]
@@ -507,9 +510,12 @@ def _changes_attempt(handler: cst.ExceptHandler, try_node: cst.CSTNode, block: c
                 key = dotted(n.func.value)
                 if key:
                     written.add(key)
-    if not written:
-        return False
+    roots_written = {k.split(".", 1)[0] for k in written if "." in k}
     for n in iter_nodes(try_node.body):
         if isinstance(n, (cst.Name, cst.Attribute)) and dotted(n) in written:
             return True
+        if isinstance(n, cst.Call) and dotted(n.func) == "next":
+            return True  # each attempt takes the next item: iteration, not a retry
+        if isinstance(n, cst.Arg) and isinstance(n.value, cst.Name) and n.value.value in roots_written:
+            return True  # the call is handed the object whose state the loop changed (fromtarfile(self))
     return False
