@@ -42,6 +42,7 @@ _BATCHERS = frozenset({"batched", "chunked", "chunks", "chunk", "batches", "batc
 _PASS_THROUGH = frozenset({"enumerate", "sorted", "reversed", "list", "tuple", "set", "frozenset", "iter", "filter", "dict"})
 _VIEW_METHODS = frozenset({"items", "keys", "values", "copy"})
 _MAX_DEPTH = 4
+_CONSTANT_SOURCES = frozenset({"a literal", "a constant", "enum members", "range of a constant"})
 # Collections sized by configuration, not by a request: the servers, workers, shards or
 # callbacks a process was set up with.  Extend with the `bounded-names` option.
 DEFAULT_BOUNDED_NAMES = (
@@ -126,8 +127,9 @@ def size_from_input(expr: cst.BaseExpression | None, ctx: Context, depth: int = 
     if isinstance(expr, cst.Call):
         name = dotted(expr.func)
         if name == "len":
-            # len(REGIONS) of a constant or configured collection is not the input's size
-            return not (expr.args and source_limit(expr.args[0].value, ctx) is not None)
+            # len(REGIONS) of a constant collection is not the input's size; a configured
+            # one (len(deployments)) still grows with whatever the caller passes
+            return not (expr.args and source_limit(expr.args[0].value, ctx) in _CONSTANT_SOURCES)
         if name == "min" and any(constant(a.value, ctx) for a in expr.args):
             return False
         return any(size_from_input(a.value, ctx, depth + 1) for a in expr.args)
