@@ -36,7 +36,10 @@ _LIMITS_DOC = """
     - the spawning loop waits for capacity: `await sem.acquire()`, or a
       `len(pending) >= N` check that awaits in-flight work;
     - a dominating guard earlier in the function: `if len(xs) > N: raise`
-      (or `return`, `abort(...)`), or `assert len(xs) <= N`;
+      (or `return`, `abort(...)`), also through `n = len(xs)`, or
+      `assert len(xs) <= N`, or a same-module helper called first that
+      does such a check (`validate(xs)`); or an enclosing
+      `if len(xs) <= N:` block;
     - a collection sized by configuration, not by a request: iterating a
       `*args` parameter (the caller's fixed arguments), or a name such as
       `servers`, `workers`, `shards`, `nodes`, `callbacks`, `deployments`
