@@ -95,9 +95,11 @@ def helper_guards(call: cst.Call, ctx: Context) -> list[str]:
     """Keys a same-module helper rejects when oversized: ``validate(ids)`` whose body does
     ``if len(ids) > N: raise``.  The callee's key is rewritten in the caller's terms."""
     target = ctx.resolve_callable(call.func)
-    if not isinstance(target, cst.FunctionDef) or not isinstance(target.body, cst.IndentedBlock):
+    if not isinstance(target, cst.FunctionDef):
         return []
-    params = [p.name.value for p in (*target.params.posonly_params, *target.params.params)]
+    params, rejected = _rejected_params(target, ctx)
+    if not rejected:
+        return []
     if params and params[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
         params = params[1:]
     passed: dict[str, str] = {}
@@ -109,17 +111,30 @@ def helper_guards(call: cst.Call, ctx: Context) -> list[str]:
             passed[arg.keyword.value] = key
         elif index < len(params):
             passed[params[index]] = key
-    if not passed:
-        return []
     out = []
-    for stmt in target.body.body:
-        if isinstance(stmt, cst.If):
-            guard = length_guard(stmt.test)
-            if guard is not None and _terminates(stmt.body):
-                root, _, rest = guard[0].partition(".")
-                if root in passed:
-                    out.append(passed[root] + ("." + rest if rest else ""))
+    for root, rest in rejected:
+        if root in passed:
+            out.append(passed[root] + ("." + rest if rest else ""))
     return out
+
+
+def _rejected_params(func: cst.FunctionDef, ctx: Context) -> tuple[list[str], list[tuple[str, str]]]:
+    """``(positional parameter names, [(parameter, attribute path)])`` of the length checks that open
+    *func*'s body and leave when oversized; computed once per function and file."""
+    cache = ctx.cache.setdefault("walk.rejected_params", {})
+    found = cache.get(id(func))
+    if found is None:
+        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        rejected = []
+        if isinstance(func.body, cst.IndentedBlock):
+            for stmt in func.body.body:
+                if isinstance(stmt, cst.If):
+                    guard = length_guard(stmt.test)
+                    if guard is not None and _terminates(stmt.body):
+                        root, _, rest = guard[0].partition(".")
+                        rejected.append((root, rest))
+        found = cache[id(func)] = (params, rejected)
+    return found
 
 
 def len_argument_key(node: cst.BaseExpression) -> str | None:
