@@ -57,7 +57,8 @@ DEFAULT_BOUNDED_NAMES = (
 _TEARDOWN = re.compile(r"^_?(a?close\w*|disconnect\w*|shutdown\w*|stop\w*|cancel\w*|terminate|kill|wait\w*|join|release\w*|unsubscribe|cleanup|teardown)$")
 
 
-def _is_upper(name: str) -> bool:
+def is_upper(name: str) -> bool:
+    """True for an UPPER_CASE constant name (``MAX_BATCH``, ``_LIMIT``)."""
     stripped = name.strip("_")
     return bool(stripped) and stripped.upper() == stripped and any(c.isalpha() for c in stripped)
 
@@ -86,9 +87,9 @@ def constant(expr: cst.BaseExpression | None, ctx: Context, depth: int = 0) -> b
             return constant(expr.args[0].value, ctx, depth + 1)
         return False
     if isinstance(expr, cst.Attribute):
-        return _is_upper(expr.attr.value)
+        return is_upper(expr.attr.value)
     if isinstance(expr, cst.Name):
-        if _is_upper(expr.value):
+        if is_upper(expr.value):
             return True
         bound = ctx.lookup(expr.value)
         if bound is not None:
@@ -198,7 +199,7 @@ def source_limit(expr: cst.BaseExpression | None, ctx: Context, depth: int = 0) 
     if isinstance(expr, cst.Name):
         return _name_limit(expr, ctx, depth)
     if isinstance(expr, cst.Attribute):
-        if _is_upper(expr.attr.value):
+        if is_upper(expr.attr.value):
             return "a constant"
         if isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls"):
             values = ctx.attr_values(expr.attr.value)
@@ -238,7 +239,7 @@ def _name_limit(expr: cst.Name, ctx: Context, depth: int) -> str | None:
         scope, values = bound
         latest = values[-1]
         if scope.kind == "module":
-            if _is_upper(expr.value) or len(values) == 1:
+            if is_upper(expr.value) or len(values) == 1:
                 return source_limit(latest, ctx, depth + 1) if latest is not None else None
             return None
         return source_limit(latest, ctx, depth + 1) if latest is not None else None
@@ -248,7 +249,7 @@ def _name_limit(expr: cst.Name, ctx: Context, depth: int) -> str | None:
     cls = ctx.index.classes.get(expr.value)
     if cls is not None and any(dotted(b.value) in ("Enum", "enum.Enum", "IntEnum", "StrEnum", "enum.IntEnum") for b in cls.bases):
         return "enum members"
-    if _is_upper(expr.value) and ctx.lookup_param(expr.value) is None:
+    if is_upper(expr.value) and ctx.lookup_param(expr.value) is None:
         return "a constant"
     return None
 

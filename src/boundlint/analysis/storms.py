@@ -130,14 +130,9 @@ def _from_module_path(expr: cst.BaseExpression, ctx: Context, depth: int) -> boo
 def _constant_name(source: cst.BaseExpression | None, ctx: Context) -> str | None:
     if isinstance(source, (cst.Name, cst.Attribute)):
         name = source.value if isinstance(source, cst.Name) else source.attr.value
-        if _upper(name) and (not isinstance(source, cst.Name) or ctx.lookup_param(name) is None):
+        if limits.is_upper(name) and (not isinstance(source, cst.Name) or ctx.lookup_param(name) is None):
             return "a constant"
     return None
-
-
-def _upper(name: str) -> bool:
-    stripped = name.strip("_")
-    return bool(stripped) and stripped.upper() == stripped and any(c.isalpha() for c in stripped)
 
 
 def _counted(loop: Loop) -> bool:
