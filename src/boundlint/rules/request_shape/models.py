@@ -20,10 +20,25 @@ DEFAULT_REQUEST_MODEL_PATTERNS = (
 NOT_REQUEST_MODEL_PATTERNS = (
     "*Response", "*Resp", "*Result", "*Results", "*Output", "*Reply", "*Config", "*Settings", "*Options", "*Conf",
     "*Event", "*Record", "*Row", "*Info", "*Stats", "*Status", "*State",
+    # parameters of a configuration (``GuardrailConfigModelOptionalParams``), not of a request
+    "*Config*Params", "*Settings*Params", "*Options*Params",
 )
 DEFAULT_EXTRA_MODEL_BASES: tuple[str, ...] = ()
 
 _LOADERS = frozenset({"load", "loads", "validate", "parse"})
+# Class methods that build a model instance from data: ``Model.model_validate(data)``.
+_CONSTRUCTORS = frozenset({
+    "model_validate", "model_validate_json", "model_validate_strings", "model_construct",
+    "parse_obj", "parse_raw", "construct", "from_dict", "from_json",
+})
+# Instance methods that serialise a model: a model dumped where it is built is sent or stored.
+_DUMPS = frozenset({"model_dump", "model_dump_json", "dict", "json", "to_dict", "to_json"})
+# Identifier words that name another service's answer (``response.json()``, ``resp_data``).
+_RESPONSE_WORDS = frozenset({"response", "resp", "reply"})
+_REQUEST_WORDS = frozenset({"request", "req"})
+# Parameter markers whose argument is a callable that computes the value (FastAPI, Django Ninja, Litestar).
+_DEPENDENCY_MARKERS = frozenset({"Depends", "Security", "Provide", "Dependency", "Inject"})
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
 @dataclass
@@ -33,7 +48,8 @@ class _ModuleModels:
     classes: list[cst.ClassDef] = field(default_factory=list)
     endpoint_refs: dict[str, str] = field(default_factory=dict)  # model name -> endpoint name
     loaded: set[str] = field(default_factory=set)  # schemas loaded from input (marshmallow)
-    built: set[str] = field(default_factory=set)  # models the module constructs with keyword arguments
+    built: set[str] = field(default_factory=set)  # models the module builds itself: it sends or keeps them
+    parsed: set[str] = field(default_factory=set)  # models the module parses another service's response with
 
 
 class UnboundedRequestCollection(Rule):
@@ -49,7 +65,10 @@ class UnboundedRequestCollection(Rule):
 
     A *request model* is a model that
     - annotates a parameter of a web endpoint in the same module (FastAPI,
-      Django Ninja, Litestar ...), or that the module loads input with
+      Django Ninja, Litestar ...) that the client sends (not one a
+      dependency computes: `user: User = Depends(current_user)`;
+      `Depends()` and `Depends(Model)` are request input), or that the
+      module loads input with
       (`Schema().load(...)`, `@use_args(Schema)`, `@blp.arguments(Schema)`);
       the models it nests are part of the request too;
     - or caps some of its collections but not all (an input contract with
@@ -61,11 +80,22 @@ class UnboundedRequestCollection(Rule):
     Same-module base classes of a request model are judged with it.  A
     plain `@dataclass`, attrs class or `TypedDict` validates nothing when
     built, so a name alone does not make it a request model.  Not judged by
-    name: models named as output or configuration (`*Response`, `*Result`,
-    `*Config`, `*Settings`, `*Event` ...) and the models they nest, models
-    the module itself builds with keyword arguments (it sends or keeps
-    them), and modules inside a `client` / `clients` / `sdk` package (their
-    requests are outbound).
+    name:
+    - models named as output or configuration (`*Response`, `*Result`,
+      `*Config`, `*Settings`, `*Event`, `*Config*Params` ...) and the
+      models they nest;
+    - models the module parses another service's answer with
+      (`Payload.model_validate(response.json())`, `Body(**resp_data)`) and
+      the models they nest;
+    - models the module builds itself: from keyword arguments or a dict
+      literal, or validated and serialised at once
+      (`Model.model_validate(row).model_dump()`, also through a same-module
+      helper that does `model(**data).model_dump()`): it sends or keeps
+      them;
+    - models nested in a same-module model that is no request
+      (`Operation.requestBody: RequestBody` of an API document);
+    - models of modules inside a `client` / `clients` / `sdk` package
+      (their requests are outbound).
 
     ## Options
     - `request-model-patterns`: class-name globs of request models;
@@ -155,6 +185,8 @@ class UnboundedRequestCollection(Rule):
         if endpoint_framework(node, ctx, extra) is None:
             return
         for param in function_params(node):
+            if _injected(param, ctx):
+                continue  # user: User = Depends(current_user): the server computes it
             if param.annotation is not None:
                 for ref in m.type_refs(param.annotation.annotation):
                     self._mod.endpoint_refs.setdefault(ref, node.name.value)
@@ -165,12 +197,23 @@ class UnboundedRequestCollection(Rule):
 
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
         func = node.func
-        if isinstance(func, cst.Name):
-            # Model(field=...) built here: the module sends or keeps it, it does not receive it.
-            if func.value in ctx.index.classes and node.args and node.args[0].keyword is not None:
-                self._mod.built.add(func.value)
+        if isinstance(func, cst.Name) and func.value in ctx.index.functions:
+            # validate_dict(data, OrchestrationRequest) where the helper dumps `model(**data)`
+            self._mod.built.update(_dumped_by_helper(node, ctx.index.functions[func.value], ctx))
+        built = _constructed(node, ctx)
+        if built is not None:
+            if _built_here(node):
+                self._mod.built.add(built)
+            elif _from_response(node, ctx):
+                self._mod.parsed.add(built)
+        if not isinstance(func, cst.Attribute):
             return
-        if not isinstance(func, cst.Attribute) or func.attr.value not in _LOADERS:
+        if func.attr.value in _DUMPS and isinstance(func.value, cst.Call):
+            # Model.model_validate(row).model_dump(): the module reshapes data to send or store.
+            dumped = _constructed(func.value, ctx)
+            if dumped is not None:
+                self._mod.built.add(dumped)
+        if func.attr.value not in _LOADERS:
             return
         # ImportSchema().load(payload), schema = ImportSchema(); schema.load(...)
         receiver = func.value
@@ -244,19 +287,31 @@ def _request_models(models: dict[str, m.Model], fields: dict[str, list[m.Collect
     """
     why: dict[str, str] = {}
     strong: set[str] = set()
-    output = _output_models(models, fields, ctx)
+    named: set[str] = set()
+    output = _output_models(models, fields, mod.parsed, ctx)
     by_name = not _client_package(ctx.path)
     for name, model in models.items():
         own = fields[name]
         if name in mod.endpoint_refs or name in mod.loaded:
             why[name] = ""
             strong.add(name)
-        elif name in output or name in mod.built:
+        elif name in output or name in mod.built or name in mod.parsed:
             continue
         elif any(f.limit is not None for f in own) and any(f.limit is None for f in own):
             why[name] = ""  # caps some collections: an input contract missing a cap
         elif by_name and model.kind not in _UNVALIDATED_KINDS and m.matches_any(name, patterns):
             why[name] = ""
+            named.add(name)
+    # A model matched by name only but nested in a model that is no request (``Operation.requestBody:
+    # RequestBody`` of an API document) is part of that document, not a request of its own.
+    bases = {b for name in why for b in models[name].bases}
+    for holder, model in models.items():
+        if holder in why or holder in output or holder in bases:
+            continue
+        for ref in _alias_refs((*_nested_refs(model), *(r for f in fields[holder] for r in f.refs)), ctx):
+            if ref in named and ref != holder:
+                del why[ref]
+                named.discard(ref)
     queue = list(why)
     while queue:
         name = queue.pop()
@@ -286,9 +341,10 @@ def _client_package(path: str) -> bool:
     return any(part in CLIENT_PACKAGES for part in parts)
 
 
-def _output_models(models: dict[str, m.Model], fields: dict[str, list[m.CollectionField]], ctx: Context) -> set[str]:
-    """Models named as output or configuration, and the same-module models nested in them."""
-    out = {name for name in models if m.matches_any(name, NOT_REQUEST_MODEL_PATTERNS)}
+def _output_models(models: dict[str, m.Model], fields: dict[str, list[m.CollectionField]], parsed: set[str],
+                   ctx: Context) -> set[str]:
+    """Models named as output or configuration, or that parse another service's response, and the models they nest."""
+    out = {name for name in models if name in parsed or m.matches_any(name, NOT_REQUEST_MODEL_PATTERNS)}
     queue = list(out)
     while queue:
         model = models[queue.pop()]
@@ -324,3 +380,87 @@ def _nested_refs(model: m.Model) -> list[str]:
     return out
 
 
+
+
+def _constructed(call: cst.Call, ctx: Context) -> str | None:
+    """The same-module class *call* builds an instance of (``Model(...)``, ``Model.model_validate(...)``), or None."""
+    func = call.func
+    if isinstance(func, cst.Attribute) and func.attr.value in _CONSTRUCTORS:
+        func = func.value
+    if isinstance(func, cst.Name) and func.value in ctx.index.classes:
+        return func.value
+    return None
+
+
+def _built_here(call: cst.Call) -> bool:
+    """The call fills the model from keywords or a dict literal: the module makes the data, nobody sends it in."""
+    if not call.args:
+        return False
+    first = call.args[0]
+    if first.keyword is not None:
+        return True
+    value = first.value
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict":
+        return bool(value.args) and all(a.keyword is not None for a in value.args)
+    return isinstance(value, cst.Dict)
+
+
+def _words(identifier: str) -> set[str]:
+    """Lower-case words of a snake_case or camelCase identifier."""
+    return {w.lower() for w in _WORD.findall(identifier)}
+
+
+def _from_response(call: cst.Call, ctx: Context) -> bool:
+    """The call parses another service's answer: its data is named as a response (``response.json()``, ``resp_data``)."""
+    for arg in call.args:
+        for node in m.iter_nodes(arg.value):
+            if isinstance(node, cst.Name):
+                words = _words(node.value)
+                if words & _RESPONSE_WORDS and not words & _REQUEST_WORDS:
+                    return True
+    return False
+
+
+def _injected(param: cst.Param, ctx: Context) -> bool:
+    """The endpoint parameter's value comes from a dependency function (``Depends(current_user)``), not the request.
+
+    ``Depends()`` and ``Depends(SomeModel)`` build the model from the request's
+    query parameters, so they stay request input.
+    """
+    calls = [param.default] if isinstance(param.default, cst.Call) else []
+    ann = param.annotation.annotation if param.annotation is not None else None
+    if isinstance(ann, cst.Subscript) and m.type_head(ann.value, ctx) == "Annotated":
+        calls.extend(v for v in m.slice_values(ann)[1:] if isinstance(v, cst.Call))
+    for call in calls:
+        if m.short_name(call.func, ctx) not in _DEPENDENCY_MARKERS:
+            continue
+        args = m.positional(call)
+        dependency = args[0] if args else m.kwarg(call, "dependency")
+        if dependency is None or (isinstance(dependency, cst.Name) and dependency.value in ctx.index.classes):
+            return False
+        return True
+    return False
+
+
+def _dumped_by_helper(call: cst.Call, helper: cst.FunctionDef, ctx: Context) -> set[str]:
+    """Same-module classes *call* passes to parameters that *helper* builds and serialises (``model(**d).model_dump()``)."""
+    params = [p.name.value for p in (*helper.params.posonly_params, *helper.params.params)]
+    classes: dict[str, str] = {}
+    for i, arg in enumerate(call.args):
+        if arg.star or not isinstance(arg.value, cst.Name) or arg.value.value not in ctx.index.classes:
+            continue
+        name = arg.keyword.value if arg.keyword is not None else (params[i] if i < len(params) else None)
+        if name is not None:
+            classes[name] = arg.value.value
+    if not classes:
+        return set()
+    out = set()
+    for node in m.iter_nodes(helper.body):
+        if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _DUMPS
+                and isinstance(node.func.value, cst.Call)):
+            inner = node.func.value.func
+            if isinstance(inner, cst.Attribute) and inner.attr.value in _CONSTRUCTORS:
+                inner = inner.value
+            if isinstance(inner, cst.Name) and inner.value in classes:
+                out.add(classes[inner.value])
+    return out
