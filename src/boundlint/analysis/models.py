@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import fnmatch
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
 import libcst as cst
@@ -32,6 +32,8 @@ COLLECTION_TYPES = frozenset({
     "DefaultDict", "defaultdict", "OrderedDict", "Counter",
 })
 _TYPING_MODULES = ("typing.", "collections.", "builtins.")
+SET_TYPES = frozenset({"set", "Set", "frozenset", "FrozenSet", "AbstractSet", "MutableSet"})
+_ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"})
 MAPPING_TYPES = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "DefaultDict", "defaultdict", "OrderedDict", "Counter"})
 # Value types of a free-form JSON object (``dict[str, Any]``): such fields are not judged.
 OPAQUE_VALUE_TYPES = frozenset({"Any", "object", "JsonValue", "Json", "JSON", "JSONValue", "JsonType", "JSONType"})
@@ -60,6 +62,7 @@ class Shape:
 
     text: str
     limit: str | None = None
+    inherent: bool = False  # the limit follows from the item type, nobody wrote it
 
 
 @dataclass(eq=False)
@@ -81,6 +84,11 @@ class CollectionField:
     shape: Shape
     limit: str | None
     refs: tuple[str, ...] = ()  # names the field's type mentions (nested models)
+
+    @property
+    def capped(self) -> bool:
+        """True when the author wrote a limit (not one the item type implies)."""
+        return self.limit is not None and not (self.shape.inherent and self.limit == self.shape.limit)
 
 
 def _text(node: cst.CSTNode, limit: int = 60) -> str:
@@ -205,6 +213,9 @@ def annotation_shape(expr: cst.BaseExpression | None, ctx: Context, depth: int =
             return None  # a fixed-length tuple holds exactly its listed items
         if head in MAPPING_TYPES and (len(args) < 2 or _opaque(args[-1], ctx)):
             return None  # a free-form JSON object: passed along, not iterated item by item
+        if (head in MAPPING_TYPES or head in SET_TYPES) and finite_type(args[0], ctx):
+            # {Tier: str}, set[Literal["a", "b"]]: distinct keys from a closed set
+            return Shape(_text(expr), "keys from a finite type (`Literal`, `bool`, an enum)", inherent=True)
         if head in COLLECTION_TYPES:
             return Shape(_text(expr), None)
         if head in ("Required", "NotRequired", "ReadOnly", "Final"):
@@ -219,6 +230,35 @@ def annotation_shape(expr: cst.BaseExpression | None, ctx: Context, depth: int =
         if isinstance(expr, cst.Name):
             return _alias_shape(expr, ctx, depth)
     return None
+
+
+def finite_type(expr: cst.BaseExpression, ctx: Context, depth: int = 0) -> bool:
+    """True when *expr* has a closed set of values: ``Literal[...]``, ``bool``, a same-module enum, or a union of them.
+
+    Sees through same-module aliases (``Tier = Literal["low", "high"]``).
+    """
+    if depth > 8:
+        return False
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitOr):
+        return finite_type(expr.left, ctx, depth + 1) and finite_type(expr.right, ctx, depth + 1)
+    if isinstance(expr, cst.Subscript):
+        head = type_head(expr.value, ctx)
+        if head == "Literal":
+            return True
+        if head in ("Optional", "Union", "Annotated"):
+            args = slice_values(expr)
+            args = args[:1] if head == "Annotated" else args
+            return bool(args) and all(finite_type(a, ctx, depth + 1) for a in args)
+        return False
+    if isinstance(expr, cst.Name):
+        if expr.value in ("bool", "None"):
+            return True
+        cls = ctx.index.classes.get(expr.value)
+        if cls is not None:
+            return any(short_name(b.value, ctx) in _ENUM_BASES for b in cls.bases)
+        value = expand_alias(expr, ctx)
+        return value is not expr and finite_type(value, ctx, depth + 1)
+    return False
 
 
 def _opaque(expr: cst.BaseExpression, ctx: Context) -> bool:
@@ -253,12 +293,12 @@ def _alias_shape(name: cst.Name, ctx: Context, depth: int) -> Shape | None:
             value = value.args[1].value
         if isinstance(value, (cst.Subscript, cst.Name, cst.Attribute, cst.BinaryOperation, cst.Call)):
             shape = annotation_shape(value, ctx, depth + 1)
-            return Shape(name.value, shape.limit) if shape is not None else None
+            return replace(shape, text=name.value) if shape is not None else None
         return None
     alias = _type_statements(ctx).get(name.value)
     if alias is not None:
         shape = annotation_shape(alias, ctx, depth + 1)
-        return Shape(name.value, shape.limit) if shape is not None else None
+        return replace(shape, text=name.value) if shape is not None else None
     return None
 
 

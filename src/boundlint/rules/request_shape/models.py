@@ -124,7 +124,10 @@ class UnboundedRequestCollection(Rule):
       `each_item=True`), a `model_validator` / `root_validator`, a
       marshmallow `validates` / `validates_schema`, a dataclass or msgspec
       `__post_init__`, an attrs `@field.validator` that compares `len` of it;
-    - a fixed-length tuple (`tuple[int, int]`).
+    - a fixed-length tuple (`tuple[int, int]`);
+    - a set or mapping whose items or keys come from a finite type
+      (`set[Literal["a", "b"]]`, `dict[Tier, str]` with a same-module enum
+      `Tier`, `dict[bool, int]`): it holds one entry per value at most.
     """
     code, name = "BND201", "unbounded-request-collection"
     # Every model kind needs one of these words: its base, decorator or import.
@@ -297,7 +300,7 @@ def _request_models(models: dict[str, m.Model], fields: dict[str, list[m.Collect
             strong.add(name)
         elif name in output or name in mod.built or name in mod.parsed:
             continue
-        elif any(f.limit is not None for f in own) and any(f.limit is None for f in own):
+        elif any(f.capped for f in own) and any(f.limit is None for f in own):
             why[name] = ""  # caps some collections: an input contract missing a cap
         elif by_name and model.kind not in _UNVALIDATED_KINDS and m.matches_any(name, patterns):
             why[name] = ""
