@@ -432,6 +432,12 @@ _NOT_MODEL_ROOTS = frozenset({
 })
 
 
+def _table_model(cls: cst.ClassDef) -> bool:
+    """A SQLModel table (``class Hero(SQLModel, table=True)``): database storage, not a data contract."""
+    return any(arg.keyword is not None and arg.keyword.value == "table" and isinstance(arg.value, cst.Name)
+               and arg.value.value == "True" for arg in cls.keywords)
+
+
 def model_kind(cls: cst.ClassDef, ctx: Context, extra_bases: tuple[str, ...] = (), seen: frozenset[str] = frozenset(),
                infer: tuple[str, ...] | None = None) -> tuple[str, tuple[str, ...]] | None:
     """``(kind, same-module model bases)`` when *cls* is a data model, else None.
@@ -441,6 +447,8 @@ def model_kind(cls: cst.ClassDef, ctx: Context, extra_bases: tuple[str, ...] = (
     base (``*Model``, ``*Base``, ``*Schema``, or a request-model name) counts
     as a pydantic model.
     """
+    if _table_model(cls):
+        return None
     kind = None
     for deco in cls.decorators:
         d = deco.decorator

@@ -50,6 +50,7 @@ class _ModuleModels:
     loaded: set[str] = field(default_factory=set)  # schemas loaded from input (marshmallow)
     built: set[str] = field(default_factory=set)  # models the module builds itself: it sends or keeps them
     parsed: set[str] = field(default_factory=set)  # models the module parses another service's response with
+    returned: set[str] = field(default_factory=set)  # models endpoints send back (response_model=, return type)
 
 
 class UnboundedRequestCollection(Rule):
@@ -77,13 +78,15 @@ class UnboundedRequestCollection(Rule):
       class name matches `request-model-patterns` (by default `*Request`,
       `*Req`, `*Params`, `*Query`, `*Body`, `*Payload`, `*Input`,
       `*Command`, `*Batch`, `*Create`, `*Update`).
-    Same-module base classes of a request model are judged with it.  A
+    Same-module base classes of a request model are judged with it.
+    SQLModel tables (`table=True`) are storage, never judged.  A
     plain `@dataclass`, attrs class or `TypedDict` validates nothing when
     built, so a name alone does not make it a request model.  Not judged by
     name:
     - models named as output or configuration (`*Response`, `*Result`,
-      `*Config`, `*Settings`, `*Event`, `*Config*Params` ...) and the
-      models they nest;
+      `*Config`, `*Settings`, `*Event`, `*Config*Params` ...), models an
+      endpoint sends back (`response_model=`, its return annotation), and
+      the models they nest;
     - models the module parses another service's answer with
       (`Payload.model_validate(response.json())`, `Body(**resp_data)`) and
       the models they nest;
@@ -131,7 +134,7 @@ class UnboundedRequestCollection(Rule):
     """
     code, name = "BND201", "unbounded-request-collection"
     # Every model kind needs one of these words: its base, decorator or import.
-    prefilter = re.compile(r"pydantic|msgspec|TypedDict|dataclass|\battrs?\b|marshmallow")
+    prefilter = re.compile(r"pydantic|sqlmodel|ninja|beanie|msgspec|TypedDict|dataclass|\battrs?\b|marshmallow")
     widening_options = ("extra-model-bases",)
     message = "request field `{model}.{field}` (`{type}`) accepts any number of items{via}"
     hint = ("cap it in the model: pydantic `Field(max_length=N)` (v1: `max_items=N`) or `conlist(X, max_length=N)`, "
@@ -185,8 +188,16 @@ class UnboundedRequestCollection(Rule):
         extra = m.option_list(ctx, "extra-endpoint-decorators", DEFAULT_EXTRA_ENDPOINT_DECORATORS)
         for name in input_decorator_models(node, ctx):
             self._mod.loaded.add(name)
-        if endpoint_framework(node, ctx, extra) is None:
+        framework = endpoint_framework(node, ctx, extra)
+        if framework is None:
             return
+        # What the endpoint sends back is output: `response_model=`, the return annotation.
+        decorator = framework[1]
+        outputs = [m.kwarg(decorator, "response_model")] if isinstance(decorator, cst.Call) else []
+        outputs.append(node.returns.annotation if node.returns is not None else None)
+        for expr in outputs:
+            if expr is not None:
+                self._mod.returned.update(m.type_refs(expr))
         for param in function_params(node):
             if _injected(param, ctx):
                 continue  # user: User = Depends(current_user): the server computes it
@@ -291,14 +302,14 @@ def _request_models(models: dict[str, m.Model], fields: dict[str, list[m.Collect
     why: dict[str, str] = {}
     strong: set[str] = set()
     named: set[str] = set()
-    output = _output_models(models, fields, mod.parsed, ctx)
+    output = _output_models(models, fields, mod.parsed | mod.returned, ctx)
     by_name = not _client_package(ctx.path)
     for name, model in models.items():
         own = fields[name]
         if name in mod.endpoint_refs or name in mod.loaded:
             why[name] = ""
             strong.add(name)
-        elif name in output or name in mod.built or name in mod.parsed:
+        elif name in output or name in mod.built:
             continue
         elif any(f.capped for f in own) and any(f.limit is None for f in own):
             why[name] = ""  # caps some collections: an input contract missing a cap
@@ -344,10 +355,10 @@ def _client_package(path: str) -> bool:
     return any(part in CLIENT_PACKAGES for part in parts)
 
 
-def _output_models(models: dict[str, m.Model], fields: dict[str, list[m.CollectionField]], parsed: set[str],
+def _output_models(models: dict[str, m.Model], fields: dict[str, list[m.CollectionField]], seen_as_output: set[str],
                    ctx: Context) -> set[str]:
-    """Models named as output or configuration, or that parse another service's response, and the models they nest."""
-    out = {name for name in models if name in parsed or m.matches_any(name, NOT_REQUEST_MODEL_PATTERNS)}
+    """Models named as output or configuration, or used as output (*seen_as_output*), and the models they nest."""
+    out = {name for name in models if name in seen_as_output or m.matches_any(name, NOT_REQUEST_MODEL_PATTERNS)}
     queue = list(out)
     while queue:
         model = models[queue.pop()]
