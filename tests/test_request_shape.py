@@ -51,3 +51,11 @@ def test_extra_endpoint_decorators_option():
     assert found(ENDPOINT, "m.py", _settings()) == set()
     got = found(ENDPOINT, "m.py", _settings(**{"extra-endpoint-decorators": ["myframework.route"]}))
     assert got == {(5, 15, "BND202")}
+
+
+def test_client_modules_send_their_requests():
+    # Name-matched models of a client package or module are outbound; elsewhere they are judged.
+    for path in ("svc/clients/search.py", "svc/sdk/v1/search.py", "svc/search_client.py", "svc/client.py"):
+        assert found(MODEL, path, _settings()) == set(), path
+    for path in ("svc/api/search.py", "svc/clientele.py", "svc/client_api/search.py"):
+        assert found(MODEL, path, _settings()) == {(6, 5, "BND201")}, path

@@ -97,8 +97,8 @@ class UnboundedRequestCollection(Rule):
       them;
     - models nested in a same-module model that is no request
       (`Operation.requestBody: RequestBody` of an API document);
-    - models of modules inside a `client` / `clients` / `sdk` package
-      (their requests are outbound).
+    - models of modules inside a `client` / `clients` / `sdk` package or
+      named so (`search_client.py`): their requests are outbound.
 
     ## Options
     - `request-model-patterns`: class-name globs of request models;
@@ -351,8 +351,11 @@ CLIENT_PACKAGES = frozenset({"client", "clients", "sdk"})
 
 
 def _client_package(path: str) -> bool:
-    parts = path.replace("\\", "/").split("/")[:-1]
-    return any(part in CLIENT_PACKAGES for part in parts)
+    """True for a module of a client package (``clients/search.py``) or a client module (``search_client.py``)."""
+    parts = path.replace("\\", "/").split("/")
+    stem = parts[-1].rsplit(".", 1)[0]
+    return any(part in CLIENT_PACKAGES for part in parts[:-1]) or any(
+        stem == word or stem.endswith("_" + word) for word in CLIENT_PACKAGES)
 
 
 def _output_models(models: dict[str, m.Model], fields: dict[str, list[m.CollectionField]], seen_as_output: set[str],
