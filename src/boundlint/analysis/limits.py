@@ -271,6 +271,26 @@ def batch_limit(expr: cst.BaseExpression, ctx: Context) -> str | None:
     return None
 
 
+def walked_whole(expr: cst.BaseExpression, ctx: Context) -> cst.BaseExpression | None:
+    """The collection a batching iteration walks through to its end, or None.
+
+    ``batched(xs, N)`` / ``chunked(xs, N)``, ``range(0, len(xs), N)`` and
+    ``range(len(xs))`` bound each step, not the total: every item of ``xs``
+    is still processed.  Rules judging a request's size look through them.
+    """
+    if not isinstance(expr, cst.Call):
+        return None
+    name = (dotted(expr.func) or "").rsplit(".", 1)[-1]
+    args = [a for a in expr.args if a.star == "" and a.keyword is None]
+    if name in _BATCHERS and args:
+        return args[0].value
+    if name == "range" and args:
+        stop = args[0].value if len(args) == 1 else args[1].value
+        if isinstance(stop, cst.Call) and dotted(stop.func) == "len" and len(stop.args) == 1:
+            return stop.args[0].value
+    return None
+
+
 def _call_limit(expr: cst.Call, ctx: Context, depth: int) -> str | None:
     name = dotted(expr.func) or ""
     short = name.rsplit(".", 1)[-1]

@@ -12,6 +12,7 @@ reported through ``on_rule_error``; the other rules go on.
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Callable, Iterable
 
 import libcst as cst
@@ -61,6 +62,10 @@ def length_guard(test: cst.BaseExpression, alias=None) -> tuple[str, cst.BaseExp
     """
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
         return length_guard(test.left, alias) or length_guard(test.right, alias)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        # not len(x) <= N, not 0 < len(x) <= N
+        key = length_bound(test.expression)
+        return (key, test.expression) if key is not None else None
     if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
         return None
     comp = test.comparisons[0]
@@ -81,14 +86,29 @@ def length_bound(test: cst.BaseExpression) -> str | None:
     """The key ``x`` when *test* holds only for bounded input: ``len(x) <= N``, ``len(x) < N``, ``N >= len(x)``."""
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
         return length_bound(test.left) or length_bound(test.right)
-    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+    if not isinstance(test, cst.Comparison):
         return None
-    comp = test.comparisons[0]
-    if isinstance(comp.operator, (cst.LessThan, cst.LessThanEqual)):
-        return len_argument_key(test.left)
-    if isinstance(comp.operator, (cst.GreaterThan, cst.GreaterThanEqual)):
-        return len_argument_key(comp.comparator)
+    # each pair of a chain: 0 < len(x) <= N bounds x through its second pair
+    left = test.left
+    for comp in test.comparisons:
+        if isinstance(comp.operator, (cst.LessThan, cst.LessThanEqual)):
+            key = len_argument_key(left)
+        elif isinstance(comp.operator, (cst.GreaterThan, cst.GreaterThanEqual)):
+            key = len_argument_key(comp.comparator)
+        else:
+            key = None
+        if key is not None:
+            return key
+        left = comp.comparator
     return None
+
+
+def length_guards(test: cst.BaseExpression, alias=None) -> list[tuple[str, cst.BaseExpression]]:
+    """Every ``(key, limit)`` *test* rejects when oversized: ``len(a) > N or len(b) > M`` gives both."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+        return length_guards(test.left, alias) + length_guards(test.right, alias)
+    guard = length_guard(test, alias)
+    return [guard] if guard is not None else []
 
 
 def helper_guards(call: cst.Call, ctx: Context) -> list[str]:
@@ -102,6 +122,33 @@ def helper_guards(call: cst.Call, ctx: Context) -> list[str]:
         return []
     if params and params[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
         params = params[1:]
+    return _in_caller_terms(call, params, rejected)
+
+
+def predicate_guards(test: cst.BaseExpression, ctx: Context) -> list[str]:
+    """Keys an ``if`` test rejects through a same-module predicate: ``if self._too_many(request):``
+    whose body is ``return len(request.keys) > MAX``.  Keys are in the caller's terms."""
+    if not isinstance(test, cst.Call):
+        return []
+    target = ctx.resolve_callable(test.func)
+    if not isinstance(target, cst.FunctionDef) or not isinstance(target.body, cst.IndentedBlock):
+        return []
+    stmts = target.body.body
+    last = stmts[-1] if stmts else None
+    if not (isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[0], cst.Return) and last.body[0].value is not None):
+        return []
+    rejected = []
+    for key, _limit in length_guards(last.body[0].value):
+        root, _, rest = key.partition(".")
+        rejected.append((root, rest))
+    params = [p.name.value for p in (*target.params.posonly_params, *target.params.params)]
+    if params and params[0] in ("self", "cls") and isinstance(test.func, cst.Attribute):
+        params = params[1:]
+    return _in_caller_terms(test, params, rejected)
+
+
+def _in_caller_terms(call: cst.Call, params: list[str], rejected: list[tuple[str, str]]) -> list[str]:
+    """Rewrite the callee's ``(parameter, attribute path)`` keys with the arguments *call* passes."""
     passed: dict[str, str] = {}
     for index, arg in enumerate(call.args):
         key = dotted(arg.value)
@@ -129,23 +176,31 @@ def _rejected_params(func: cst.FunctionDef, ctx: Context) -> tuple[list[str], li
         if isinstance(func.body, cst.IndentedBlock):
             for stmt in func.body.body:
                 if isinstance(stmt, cst.If):
-                    guard = length_guard(stmt.test)
-                    if guard is not None and _terminates(stmt.body):
-                        root, _, rest = guard[0].partition(".")
-                        rejected.append((root, rest))
+                    guards = length_guards(stmt.test)
+                    if guards and _terminates(stmt.body):
+                        for key, _limit in guards:
+                            root, _, rest = key.partition(".")
+                            rejected.append((root, rest))
         found = cache[id(func)] = (params, rejected)
     return found
 
 
 def len_argument_key(node: cst.BaseExpression) -> str | None:
     """Dotted key ``x`` / ``request.items`` of ``len(x)``, else None."""
+    if isinstance(node, cst.NamedExpr):
+        node = node.value  # (n := len(x)) > N
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1:
         return dotted(node.args[0].value)
     return None
 
 
-def _terminates(body: cst.BaseSuite) -> bool:
-    """True when a block ends by leaving: ``raise``, ``return`` or an abort/exit call."""
+def _terminates(body: cst.BaseSuite, ctx: Context | None = None, depth: int = 0) -> bool:
+    """True when a block ends by leaving: ``raise``, ``return`` or an abort/exit call.
+
+    An abort call is ``context.abort(...)``, ``sys.exit()``, a helper named
+    like one (``abort_invalid(context, ...)``, ``self._reject(...)``), or, with
+    *ctx*, a same-module function or method whose own body ends by leaving.
+    """
     if isinstance(body, cst.SimpleStatementSuite):
         smalls = body.body
     else:
@@ -159,12 +214,19 @@ def _terminates(body: cst.BaseSuite) -> bool:
             value = small.value.expression if isinstance(small.value, cst.Await) else small.value
             if isinstance(value, cst.Call):
                 name = dotted(value.func) or ""
-                if name.rsplit(".", 1)[-1] in _ABORTS:
+                last = name.rsplit(".", 1)[-1]
+                if last in _ABORTS or _ABORT_HELPER.match(last):
                     return True
+                if ctx is not None and depth == 0:
+                    target = ctx.resolve_callable(value.func)
+                    if isinstance(target, cst.FunctionDef) and _terminates(target.body, None, depth + 1):
+                        return True
     return False
 
 
 _ABORTS = frozenset({"abort", "exit", "_exit", "abort_with_status", "fail", "reject"})
+# Helpers that abort the call by name: abort_invalid(context, ...), self._reject(...), raise_not_found().
+_ABORT_HELPER = re.compile(r"^_*(abort|reject|raise|fail|deny)(_\w*)?$|^_*\w+_abort$")
 
 
 class Walker:
@@ -371,9 +433,12 @@ class Walker:
         self.walk_all(node.args)
 
     def _if(self, node: cst.If) -> None:
-        guard = length_guard(node.test, self._len_alias)
-        if guard is not None and _terminates(node.body):
-            self.ctx.scope.guards.append(Guard(guard[0], guard[1], node))
+        guards = length_guards(node.test, self._len_alias)
+        if not guards and isinstance(node.test, cst.Call):
+            guards = [(key, node.test) for key in predicate_guards(node.test, self.ctx)]
+        if guards and _terminates(node.body, self.ctx):
+            for key, limit in guards:
+                self.ctx.scope.guards.append(Guard(key, limit, node))
         for child in children(node):
             self.walk(child)
 

@@ -11,17 +11,29 @@ from boundlint.analysis.context import Context
 from boundlint.analysis.names import dotted
 from boundlint.rules.base import Example, Rule
 
-_BUILDERS = frozenset({"list", "set", "tuple", "frozenset", "sorted", "dict", "map", "filter", "enumerate", "zip", "reversed"})
-_EXTENDERS = frozenset({"extend", "update", "map", "starmap", "imap", "imap_unordered"})
+# Calls that run a function once per item of their iterable argument.
+_PER_ITEM_BUILTINS = frozenset({"map", "filter"})
+_PER_ITEM_METHODS = frozenset({"map", "starmap", "imap", "imap_unordered", "map_async", "starmap_async"})
+# Copies: same items, no per-item work; a loop over the copy is a loop over the field.
+_COPIES = frozenset({"list", "set", "tuple", "frozenset", "sorted", "reversed", "enumerate", "iter"})
 _ITER_VIEWS = frozenset({"items", "keys", "values"})
+# A field name that ends in "s" but is no plural.
+_NOT_PLURAL = frozenset({
+    "status", "address", "alias", "bias", "canvas", "gas", "this", "news", "series", "species", "chaos",
+    "atlas", "corpus", "bonus", "focus", "campus", "plus", "minus", "virus", "radius", "axis", "basis",
+    "analysis", "apparatus", "census", "consensus", "lens", "iris", "dns", "https", "os", "sms", "ms", "ns",
+})
+_IRREGULAR_PLURALS = frozenset({"children", "people", "criteria", "indices", "matrices", "vertices", "media"})
+_COLLECTION_SUFFIXES = ("_list", "_set", "_map", "_batch", "_array")
 
 
 @dataclass
 class _Method:
-    """A gRPC servicer method being walked."""
+    """A gRPC servicer method being walked; ``requests`` are the names holding a request message."""
 
     node: cst.FunctionDef
     request: str
+    requests: set[str] = field(default_factory=set)
     reported: set[str] = field(default_factory=set)
     validated: bool = False
 
@@ -30,12 +42,21 @@ class UncheckedRepeatedField(Rule):
     """
     ## What it does
     Flags a gRPC servicer method (a method `(self, request, context)`, sync
-    or `async`, of a class deriving from a `*Servicer` base) that iterates,
-    fans out over, or builds a collection from a field of the request
-    (`for uri in request.uris`, `[f(x) for x in request.items]`,
-    `list(request.ids)`, also through a local name `uris = request.uris`)
-    with no length check earlier in the method.  The finding is on the
-    expression naming the field.
+    or `async`, of a class deriving from a `*Servicer` base, directly or
+    through same-module classes) that does work per item of a repeated or
+    map field of the request with no length check earlier in the method:
+    `for uri in request.uris`, `[f(x) for x in request.items]`,
+    `map(f, request.ids)`, `executor.map(f, request.ids)`, also through a
+    local name or a copy (`uris = request.uris`, `ids = sorted(set(request.ids))`),
+    a same-module helper (`for u in self._dedupe(request.uris)`), fixed-size
+    batches (`batched(request.uris, 100)`, `range(0, len(uris), 100)`: each
+    batch is bounded, the total is not) and the messages of a client stream
+    (`for msg in request_iterator: for uri in msg.uris`).  A repeated field
+    is read from its name as protobuf style writes it: plural lower_snake_case
+    (`uris`, `post_ids`, `children`, `*_list`), or any field iterated with
+    `.items()` / `.keys()` / `.values()` (a map).  A copy alone
+    (`sorted(request.ids)`) does no per-item work and is not reported.  The
+    finding is on the expression naming the field.
 
     ## Why is this bad?
     A protobuf `repeated` field has no size limit: only the 4 MB default
@@ -45,15 +66,24 @@ class UncheckedRepeatedField(Rule):
     cache call for each.
 
     ## What counts as a limit
-    - a rejecting length check before the loop in the same method:
-      `if len(request.uris) > MAX:` followed by `raise`, `return`,
-      `context.abort(...)` or `await context.abort(...)`, or
-      `assert len(request.uris) <= MAX` (also on the local alias);
+    - a rejecting length check before the loop in the same method, on the
+      field, its local alias or its copy: `if len(request.uris) > MAX:`,
+      `if len(a) > N or len(b) > M:`, `if not 0 < len(uris) <= MAX:`,
+      `if (n := len(uris)) > MAX:`, `n = len(uris)` then `if n > MAX:`,
+      followed by `raise`, `return`, `context.abort(...)` /
+      `await context.abort(...)`, `context.set_code(...)` then `return`, an
+      abort helper (`abort_invalid(context, ...)`, `self._reject(...)`, or a
+      same-module function ending in `raise` / `abort`); or
+      `assert len(request.uris) <= MAX`;
+    - a same-module predicate in the test (`if self._too_many(request):` whose
+      body returns `len(request.uris) > MAX`), or a same-module helper called
+      first whose body opens with such a check (`_check_size(request, context)`);
+    - the loop inside the bounded branch (`if len(request.uris) <= MAX:`);
     - a validation call on the whole request before the loop
-      (`protovalidate.validate(request)`, `validator.validate(request)`),
+      (`protovalidate.validate(request)`, `validate_request(request)`),
       which enforces `repeated.max_items` rules declared in the proto;
     - iterating a constant-bound slice (`request.uris[:100]`,
-      `itertools.islice(request.uris, 100)`).
+      `itertools.islice(request.uris, 100)`), or `zip` with a checked field.
     """
     code, name = "BND203", "unchecked-repeated-field"
     prefilter = re.compile(r"Servicer")
@@ -104,9 +134,10 @@ class UncheckedRepeatedField(Rule):
         if "context" not in ctx_name and ctx_name != "ctx":
             return
         cls = ctx.scope.node
-        if not isinstance(cls, cst.ClassDef) or not _is_servicer(cls):
+        if not isinstance(cls, cst.ClassDef) or not _is_servicer(cls, ctx):
             return
-        self._methods.append(_Method(node, params[1].name.value))
+        request = params[1].name.value
+        self._methods.append(_Method(node, request, {request}))
 
     def leave_FunctionDef(self, node: cst.FunctionDef, ctx: Context) -> None:
         if self._methods and self._methods[-1].node is node:
@@ -114,16 +145,24 @@ class UncheckedRepeatedField(Rule):
 
     def visit_For(self, node: cst.For, ctx: Context) -> None:
         if self._methods:
-            self._check(node.iter, ctx)
+            self._iterated(node.iter, node.target, ctx)
 
     def _visit_comp(self, node, ctx: Context) -> None:
         if self._methods:
             comp_for = node.for_in
             while comp_for is not None:
-                self._check(comp_for.iter, ctx)
+                self._iterated(comp_for.iter, comp_for.target, ctx)
                 comp_for = comp_for.inner_for_in
 
     visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _visit_comp
+
+    def _iterated(self, source: cst.BaseExpression, target: cst.BaseExpression, ctx: Context) -> None:
+        method = self._methods[-1]
+        if isinstance(source, cst.Name) and source.value in method.requests and isinstance(target, cst.Name):
+            # for req in request_iterator: each streamed message is a request too
+            method.requests.add(target.value)
+            return
+        self._check(source, ctx)
 
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
         if not self._methods:
@@ -132,48 +171,63 @@ class UncheckedRepeatedField(Rule):
         func = node.func
         name = dotted(func) or ""
         last = name.rsplit(".", 1)[-1]
-        if last.endswith("validate") or last == "Validate":
-            if any(isinstance(a.value, cst.Name) and a.value.value == method.request for a in node.args):
+        if "validat" in last.lower():
+            # protovalidate.validate(request), validate_request(request): enforces the proto's max_items
+            if any(isinstance(a.value, cst.Name) and a.value.value in method.requests for a in node.args):
                 method.validated = True
             return
-        if isinstance(func, cst.Name) and func.value in _BUILDERS:
-            for arg in node.args:
-                self._check(arg.value, ctx, direct=True)
-        elif isinstance(func, cst.Attribute) and func.attr.value in _EXTENDERS:
-            for arg in node.args:
-                self._check(arg.value, ctx, direct=True)
+        per_item = (isinstance(func, cst.Name) and func.value in _PER_ITEM_BUILTINS) or (
+            isinstance(func, cst.Attribute) and func.attr.value in _PER_ITEM_METHODS)
+        if per_item:
+            for arg in node.args[1:] if len(node.args) > 1 else node.args:
+                self._check(arg.value, ctx)
 
-    def _check(self, expr: cst.BaseExpression, ctx: Context, direct: bool = False) -> None:
+    def _check(self, expr: cst.BaseExpression, ctx: Context) -> None:
         method = self._methods[-1]
         if method.validated:
             return
-        if not direct:
-            expr = _unwrap_iter(expr)
+        expr, mapping = _unwrap_iter(expr, ctx)
+        if isinstance(expr, cst.Call) and (dotted(expr.func) or "").rsplit(".", 1)[-1] == "zip":
+            # zip stops at its shortest argument: one bounded argument bounds it
+            args = [a.value for a in expr.args if a.star == "" and a.keyword is None]
+            found = [self._request_field(_unwrap_iter(a, ctx)[0], method, ctx) for a in args]
+            if any(f is None or self._guarded(f[0], ctx, method) or self._guarded(f[1], ctx, method) for f in found):
+                return
+            for arg, f in zip(args, found):
+                self._report(arg, f, method, mapping)
+            return
         found = self._request_field(expr, method, ctx)
-        if found is None:
+        if found is None or self._guarded(found[0], ctx, method) or self._guarded(found[1], ctx, method):
             return
-        field_expr, key = found
-        if key in method.reported:
-            return
-        if self._guarded(expr, ctx, method) or self._guarded(field_expr, ctx, method):
+        self._report(expr, found, method, mapping)
+
+    def _report(self, expr: cst.BaseExpression, found, method: _Method, mapping: bool) -> None:
+        key = found[2]
+        if key in method.reported or not _repeated_name(key, mapping):
             return
         method.reported.add(key)
         self.report(expr, method=method.node.name.value, field=key)
 
     @staticmethod
-    def _request_field(expr: cst.BaseExpression, method: _Method, ctx: Context) -> tuple[cst.BaseExpression, str] | None:
-        """``(request.<field> expression, its dotted key)`` when *expr* is (an alias of) a request field."""
-        if isinstance(expr, cst.Name) and expr.value != method.request:
-            bound = ctx.lookup(expr.value)
-            if bound is None or bound[0].kind == "module" or not bound[1] or bound[1][-1] is None:
-                return None
-            expr = bound[1][-1]
-        if not isinstance(expr, cst.Attribute):
+    def _request_field(expr: cst.BaseExpression, method: _Method, ctx: Context
+                       ) -> tuple[cst.BaseExpression, cst.BaseExpression, str] | None:
+        """``(expr as iterated, the request.<field> expression, its dotted key)`` for (an alias of, or a
+        copy of) a request field, else None."""
+        field_expr = expr
+        for _ in range(4):
+            if isinstance(field_expr, cst.Name) and field_expr.value not in method.requests:
+                bound = ctx.lookup(field_expr.value)
+                if bound is None or bound[0].kind == "module" or not bound[1] or bound[1][-1] is None:
+                    return None
+                field_expr = _unwrap_copy(bound[1][-1])
+                continue
+            break
+        if not isinstance(field_expr, cst.Attribute):
             return None
-        key = dotted(expr)
-        if key is None or not key.startswith(method.request + "."):
+        key = dotted(field_expr)
+        if key is None or key.split(".", 1)[0] not in method.requests or "." not in key:
             return None
-        return expr, key
+        return expr, field_expr, key
 
     @staticmethod
     def _guarded(expr: cst.BaseExpression, ctx: Context, method: _Method) -> bool:
@@ -190,29 +244,73 @@ class UncheckedRepeatedField(Rule):
         return False
 
 
-def _unwrap_iter(expr: cst.BaseExpression) -> cst.BaseExpression:
-    """``enumerate(x)`` / ``x.items()`` / ``range(len(x))`` / ``sorted(x)`` -> ``x``."""
+def _unwrap_copy(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """``sorted(set(x))`` / ``list(x)`` -> ``x``: a copy holds the same items."""
     for _ in range(3):
-        if isinstance(expr, cst.Call):
-            func = expr.func
-            if isinstance(func, cst.Name) and func.value in ("enumerate", "sorted", "reversed", "list", "set", "tuple") and expr.args:
-                expr = expr.args[0].value
-                continue
-            if isinstance(func, cst.Name) and func.value == "range" and len(expr.args) == 1:
-                inner = expr.args[0].value
-                if isinstance(inner, cst.Call) and isinstance(inner.func, cst.Name) and inner.func.value == "len" and inner.args:
-                    expr = inner.args[0].value
-                    continue
-            if isinstance(func, cst.Attribute) and func.attr.value in _ITER_VIEWS and not expr.args:
-                expr = func.value
-                continue
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in _COPIES and expr.args:
+            expr = expr.args[0].value
+            continue
         break
     return expr
 
 
-def _is_servicer(cls: cst.ClassDef) -> bool:
+def _unwrap_iter(expr: cst.BaseExpression, ctx: Context) -> tuple[cst.BaseExpression, bool]:
+    """The collection an iteration walks through, and whether it is iterated as a mapping.
+
+    ``enumerate(x)`` / ``sorted(x)`` / ``x.items()`` / ``range(len(x))`` /
+    ``batched(x, N)`` / ``range(0, len(x), N)`` / ``self._dedupe(x)`` -> ``x``.
+    A constant-bound slice or ``islice`` stays as it is (bounded).
+    """
+    mapping = False
+    for _ in range(4):
+        if not isinstance(expr, cst.Call):
+            break
+        func = expr.func
+        if isinstance(func, cst.Name) and func.value in _COPIES and expr.args:
+            expr = expr.args[0].value
+            continue
+        if isinstance(func, cst.Attribute) and func.attr.value in _ITER_VIEWS and not expr.args:
+            expr, mapping = func.value, True
+            continue
+        whole = limits.walked_whole(expr, ctx)
+        if whole is not None:
+            expr = whole
+            continue
+        args = [a.value for a in expr.args if a.star == "" and a.keyword is None]
+        if args and isinstance(ctx.resolve_callable(func), cst.FunctionDef):
+            expr = args[0]  # a same-module helper handed the field: self._dedupe(request.uris)
+            continue
+        break
+    return expr, mapping
+
+
+def _repeated_name(key: str, mapping: bool) -> bool:
+    """True when the dotted path reads as a repeated (or map) field.
+
+    Protobuf style names repeated fields in the plural (``uris``, ``post_ids``)
+    and every field in lower_snake_case, so ``request.text`` (a string walked
+    character by character) and ``request.DESCRIPTOR.fields`` (the schema)
+    are no repeated request fields.  A field iterated with ``.items()`` is a map.
+    """
+    parts = key.split(".")[1:]
+    if any(not p or not p[0].islower() for p in parts):
+        return False
+    if mapping:
+        return True
+    last = parts[-1]
+    if last in _IRREGULAR_PLURALS or last.endswith(_COLLECTION_SUFFIXES):
+        return True
+    word = last.rsplit("_", 1)[-1]
+    return word.endswith("s") and not word.endswith(("ss", "us")) and word not in _NOT_PLURAL
+
+
+def _is_servicer(cls: cst.ClassDef, ctx: Context, depth: int = 0) -> bool:
+    """A class deriving from a generated ``*Servicer`` base, directly or through same-module classes."""
     for arg in cls.bases:
         name = dotted(arg.value) or ""
         if name.rsplit(".", 1)[-1].endswith("Servicer"):
+            return True
+        base = ctx.index.classes.get(name) if depth < 4 else None
+        if base is not None and base is not cls and _is_servicer(base, ctx, depth + 1):
             return True
     return False
