@@ -26,7 +26,9 @@ import libcst as cst
 
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.names import dotted
-from boundlint.analysis.walk import children, len_argument_key, length_bound, length_guard
+from boundlint.analysis.walk import (
+    children, helper_guards, len_argument_key, length_bound, length_guard, length_guards, predicate_guards, terminates,
+)
 
 LIMITER_TYPES = frozenset({
     "asyncio.Semaphore", "asyncio.BoundedSemaphore", "threading.Semaphore", "threading.BoundedSemaphore",
@@ -269,6 +271,68 @@ def batch_limit(expr: cst.BaseExpression, ctx: Context) -> str | None:
     if name == "range" and len(args) == 3 and constant(args[2].value, ctx):
         return "fixed-size batches"
     return None
+
+
+def checked_in_body(func: cst.FunctionDef, name: str, ctx: Context) -> str | None:
+    """Why *func* bounds its own parameter *name* before using it, or None.
+
+    Counts, among the statements of its body (not nested blocks): a
+    rejecting length check (``if len(ids) > N: raise HTTPException(...)``,
+    the forms ``Walker`` records as guards, including ``n = len(ids)`` then
+    ``if n > N``), ``assert len(ids) <= N``, a same-module helper whose body
+    opens with such a check (``_check(ids)``), a same-module predicate
+    (``if _too_many(ids): raise``), and a first use that truncates
+    (``ids = ids[:N]``).  Also counts a body whose every use of *name* is a
+    constant-bound slice or ``islice(name, N)`` (or ``len(name)``, with at
+    least one slice).
+    """
+    if not isinstance(func.body, cst.IndentedBlock):
+        return None
+    lengths: dict[str, str] = {}  # n = len(ids)
+    for stmt in func.body.body:
+        if isinstance(stmt, cst.If):
+            guards = [key for key, _ in length_guards(stmt.test, lengths.get)]
+            if not guards:
+                guards = predicate_guards(stmt.test, ctx)
+            if name in guards and terminates(stmt.body, ctx):
+                return f"len({name}) checked"
+        elif isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assert) and length_bound(small.test) == name:
+                    return f"len({name}) checked"
+                if isinstance(small, cst.Expr) and isinstance(small.value, (cst.Call, cst.Await)):
+                    call = small.value.expression if isinstance(small.value, cst.Await) else small.value
+                    if isinstance(call, cst.Call) and name in helper_guards(call, ctx):
+                        return f"len({name}) checked"
+                if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                    target = small.targets[0].target.value
+                    key = len_argument_key(small.value)
+                    if key is not None:
+                        lengths[target] = key
+                    elif target == name and _truncates(small.value, name, ctx, unwrap=True):
+                        return "a constant-bound slice"
+    uses = sliced = sized = 0
+    for node in iter_nodes(func.body, into_defs=True):
+        if isinstance(node, cst.Name) and node.value == name:
+            uses += 1
+        elif _truncates(node, name, ctx):
+            sliced += 1
+        elif (isinstance(node, cst.Call) and dotted(node.func) == "len" and len(node.args) == 1
+              and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == name):
+            sized += 1
+    return "a constant-bound slice" if sliced and uses == sliced + sized else None
+
+
+def _truncates(node: cst.CSTNode, name: str, ctx: Context, unwrap: bool = False) -> bool:
+    """``name[:N]`` / ``name[-N:]`` / ``islice(name, N)`` (with *unwrap*, also wrapped in ``list()``)."""
+    if unwrap and isinstance(node, cst.Call) and dotted(node.func) in ("list", "tuple", "set") and len(node.args) == 1:
+        node = node.args[0].value
+    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == name:
+        return _slice_limit(node, ctx) is not None
+    if isinstance(node, cst.Call) and (dotted(node.func) or "").rsplit(".", 1)[-1] == "islice" and node.args:
+        first = node.args[0].value
+        return isinstance(first, cst.Name) and first.value == name and _call_limit(node, ctx, 0) is not None
+    return False
 
 
 def walked_whole(expr: cst.BaseExpression, ctx: Context) -> cst.BaseExpression | None:

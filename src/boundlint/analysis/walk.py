@@ -224,6 +224,11 @@ def _terminates(body: cst.BaseSuite, ctx: Context | None = None, depth: int = 0)
     return False
 
 
+def terminates(body: cst.BaseSuite, ctx: Context | None = None) -> bool:
+    """Public name of the test a rejecting guard's block passes: it ends in ``raise`` / ``return`` / an abort."""
+    return _terminates(body, ctx)
+
+
 _ABORTS = frozenset({"abort", "exit", "_exit", "abort_with_status", "fail", "reject"})
 # Helpers that abort the call by name: abort_invalid(context, ...), self._reject(...), raise_not_found().
 _ABORT_HELPER = re.compile(r"^_*(abort|reject|raise|fail|deny)(_\w*)?$|^_*\w+_abort$")

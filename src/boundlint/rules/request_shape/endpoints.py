@@ -13,6 +13,7 @@ import re
 
 import libcst as cst
 
+from boundlint.analysis import limits
 from boundlint.analysis import models as m
 from boundlint.analysis.context import Context
 from boundlint.rules.base import Example, Rule
@@ -104,7 +105,11 @@ class UnboundedEndpointCollection(Rule):
     decorated with `@app.get/post/put/patch/delete/api_route/websocket`,
     `@router.*` (any router name) in a module that imports the framework,
     Litestar's `@get` / `@post` ..., and the decorators listed in the
-    `extra-endpoint-decorators` setting.  The finding is on the parameter.
+    `extra-endpoint-decorators` setting.  A FastAPI dependency of the same
+    module (a function named in `Depends(f)` / `Security(f)`, or the class of
+    `x: C = Depends()`) declares query parameters for every endpoint using
+    it: its parameters marked `Query()` / `Body()` / `Form()` / `File()` are
+    judged too.  The finding is on the parameter.
 
     ## Why is this bad?
     The endpoint's signature is its request contract.  `?ids=...` repeated
@@ -116,15 +121,26 @@ class UnboundedEndpointCollection(Rule):
       Litestar `Parameter(max_items=N)` / `Body(max_length=N)`;
     - `Annotated[list[X], Query(), Field(max_length=N)]`, `MaxLen(N)`,
       `conlist(X, max_length=N)`, or a same-module alias carrying one;
-    - a fixed-length tuple.
-    Path, header, cookie and dependency parameters are not judged, nor are
-    request models (BND201 judges their fields).
+    - a fixed-length tuple;
+    - the handler's own check among its opening statements:
+      `if len(ids) > N:` (also `n = len(ids)` then `if n > N:`,
+      `if not 0 < len(ids) <= N:`) followed by `raise HTTPException(...)`,
+      `return JSONResponse(...)` or an abort helper; `assert len(ids) <= N`;
+      a same-module helper that opens with such a check (`_check_ids(ids)`)
+      or predicate (`if _too_many(ids): raise ...`);
+    - truncation before use (`ids = ids[:N]`), or a handler that only uses
+      a constant-bound slice of the parameter (`ids[:N]`, `islice(ids, N)`).
+    Path, header and cookie parameters (also Litestar
+    `Parameter(header=...)` / `Parameter(cookie=...)`), dependencies
+    (`Depends`, `Security`, Litestar parameters named in a `dependencies`
+    mapping of the route, its controller or the module) are not judged, nor
+    are request models (BND201 judges their fields).
     """
     code, name = "BND202", "unbounded-endpoint-collection"
     # An endpoint is recognised only in a module that imports its framework.
     prefilter = re.compile(r"fastapi|ninja|litestar|starlite|starlette|sanic|aiohttp|flask_openapi3|quart_schema|apiflask|flask_smorest|webargs")
     widening_options = ("extra-endpoint-decorators",)
-    message = "endpoint `{endpoint}` parameter `{param}` (`{type}`) accepts any number of items"
+    message = "{kind} `{endpoint}` parameter `{param}` (`{type}`) accepts any number of items"
     hint = ("give the parameter a maximum: `Query(max_length=N)` / `Body(max_length=N)` / `Form(max_length=N)`, "
             "`Annotated[list[X], Field(max_length=N)]`, or Litestar `Parameter(max_items=N)`")
     invalid = (
@@ -153,31 +169,43 @@ class UnboundedEndpointCollection(Rule):
     )
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: Context) -> None:
-        if not node.decorators:
-            return
         extra = m.option_list(ctx, "extra-endpoint-decorators", DEFAULT_EXTRA_ENDPOINT_DECORATORS)
-        found = endpoint_framework(node, ctx, extra)
-        if found is None or found[0] == "other":
+        found = endpoint_framework(node, ctx, extra) if node.decorators else None
+        kind = "endpoint"
+        if found is None:
+            if not _is_dependency(node, ctx):
+                return
+            found, kind = ("fastapi", None), "dependency"
+        elif found[0] == "other":
             return
         params = function_params(node)
         if params and params[0].name.value in ("self", "cls") and ctx.scope.kind == "class":
             params = params[1:]
+        injected = _litestar_injected(node, found[1], ctx) if found[0] == "litestar" else frozenset()
         for param in params:
             if param.annotation is None:
                 continue
-            if found[0] == "litestar" and param.name.value in _LITESTAR_RESERVED:
+            if found[0] == "litestar" and (param.name.value in _LITESTAR_RESERVED or param.name.value in injected):
                 continue
-            shape = self._unbounded(param, ctx)
-            if shape is not None:
-                self.report(param, endpoint=node.name.value, param=param.name.value, type=shape.text)
+            shape = self._unbounded(param, ctx, explicit=kind == "dependency")
+            if shape is None or limits.checked_in_body(node, param.name.value, ctx):
+                continue
+            name = node.name.value
+            if kind == "dependency" and name == "__init__" and isinstance(ctx.scope.node, cst.ClassDef):
+                name = ctx.scope.node.name.value
+            self.report(param, kind=kind, endpoint=name, param=param.name.value, type=shape.text)
 
     @staticmethod
-    def _unbounded(param: cst.Param, ctx: Context) -> m.Shape | None:
+    def _unbounded(param: cst.Param, ctx: Context, explicit: bool = False) -> m.Shape | None:
+        """The parameter's collection type when nothing caps it; with *explicit*, only a
+        parameter marked ``Query()`` / ``Body()`` / ``Form()`` / ``File()`` is judged."""
         ann = m.expand_alias(param.annotation.annotation, ctx)
+        marked = False
         # Django Ninja: Query[list[int]]
         if isinstance(ann, cst.Subscript) and m.short_name(ann.value, ctx) in _PARAM_SOURCES:
             values = m.slice_values(ann)
             ann = values[0] if values else ann
+            marked = True
         markers: list[cst.BaseExpression] = []
         if isinstance(param.default, cst.Call):
             markers.append(param.default)
@@ -187,11 +215,99 @@ class UnboundedEndpointCollection(Rule):
             head = m.short_name(marker.func, ctx)
             if head in _NOT_COLLECTION_SOURCES:
                 return None
+            if head == "Parameter" and m.kwarg(marker, "header", "cookie") is not None:
+                return None  # Litestar Parameter(header="X-Tags"): a header, not judged
             if m.meta_limit(marker, ctx):
                 return None
+            marked = marked or head in _PARAM_SOURCES
+        if explicit and not marked:
+            return None
         shape = m.annotation_shape(ann, ctx)
         if shape is None or shape.limit is not None:
             return None
         return shape
 
 
+def _is_dependency(func: cst.FunctionDef, ctx: Context) -> bool:
+    """True when *func* (or the class whose ``__init__`` it is) is a FastAPI dependency of this
+    module: named in ``Depends(f)`` / ``Security(f)``, or the annotation of ``x: C = Depends()``.
+    A dependency's ``Query()`` parameters are the endpoint's query parameters."""
+    if not ctx.names.imports_from(("fastapi",)):
+        return False
+    name = func.name.value
+    if name == "__init__" and isinstance(ctx.scope.node, cst.ClassDef):
+        name = ctx.scope.node.name.value
+    elif ctx.scope.kind != "module":
+        return False
+    return name in _dependencies(ctx)
+
+
+def _dependencies(ctx: Context) -> frozenset[str]:
+    """Names this module hands to ``Depends`` / ``Security`` (computed once per file)."""
+    found = ctx.cache.get("bnd202.dependencies")
+    if found is not None:
+        return found  # type: ignore[return-value]
+    names: set[str] = set()
+    roots: list[cst.CSTNode] = []
+    defs = list(ctx.index.functions.values())
+    for methods in ctx.index.methods.values():
+        defs.extend(methods.values())
+    for func in defs:
+        roots.extend(d.decorator for d in func.decorators)
+        for param in function_params(func):
+            if param.default is not None:
+                roots.append(param.default)
+                if isinstance(param.default, cst.Call) and not param.default.args and param.annotation is not None:
+                    if m.short_name(param.default.func, ctx) in ("Depends", "Security"):
+                        ann = param.annotation.annotation
+                        if isinstance(ann, cst.Name):
+                            names.add(ann.value)
+            if param.annotation is not None:
+                roots.append(param.annotation.annotation)
+    for values in ctx.index.constants.values():
+        roots.extend(v for v in values if v is not None)
+    for root in roots:
+        for node in limits.iter_nodes(root):
+            if isinstance(node, cst.Call) and node.args and m.short_name(node.func, ctx) in ("Depends", "Security"):
+                first = node.args[0].value
+                if isinstance(first, cst.Name):
+                    names.add(first.value)
+    result = frozenset(names)
+    ctx.cache["bnd202.dependencies"] = result
+    return result
+
+
+def _litestar_injected(func: cst.FunctionDef, decorator: cst.BaseExpression | None, ctx: Context) -> frozenset[str]:
+    """Parameter names Litestar injects as dependencies: keys of a ``dependencies={...}`` dict on
+    the route decorator, the enclosing ``Controller``, or a module-level app / router / dict."""
+    dicts: list[cst.BaseExpression] = []
+    if isinstance(decorator, cst.Call):
+        value = m.kwarg(decorator, "dependencies")
+        if value is not None:
+            dicts.append(value)
+    cls = ctx.scope.node if ctx.scope.kind == "class" else None
+    if isinstance(cls, cst.ClassDef):
+        for stmt in m.class_statements(cls):
+            if isinstance(stmt, (cst.Assign, cst.AnnAssign)):
+                targets = [t.target for t in stmt.targets] if isinstance(stmt, cst.Assign) else [stmt.target]
+                if any(isinstance(t, cst.Name) and t.value == "dependencies" for t in targets) and stmt.value is not None:
+                    dicts.append(stmt.value)
+    for name, values in ctx.index.constants.items():
+        for value in values:
+            if value is None:
+                continue
+            if name.endswith("dependencies"):
+                dicts.append(value)
+            elif isinstance(value, cst.Call):
+                inner = m.kwarg(value, "dependencies")
+                if inner is not None:
+                    dicts.append(inner)
+    out: set[str] = set()
+    for d in dicts:
+        if isinstance(d, cst.Dict):
+            for el in d.elements:
+                if isinstance(el, cst.DictElement) and isinstance(el.key, cst.SimpleString):
+                    key = el.key.evaluated_value
+                    if isinstance(key, str):
+                        out.add(key)
+    return frozenset(out)
