@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import Iterator
 
 import libcst as cst
 
@@ -33,6 +34,8 @@ _CONSTRUCTORS = frozenset({
 })
 # Instance methods that serialise a model: a model dumped where it is built is sent or stored.
 _DUMPS = frozenset({"model_dump", "model_dump_json", "dict", "json", "to_dict", "to_json"})
+# Functions that fill a type given as an argument from data.
+_DECODERS = frozenset({"decode", "convert", "validate_python", "validate_json", "parse_obj_as", "structure", "from_dict"})
 # Identifier words that name another service's answer (``response.json()``, ``resp_data``).
 _RESPONSE_WORDS = frozenset({"response", "resp", "reply"})
 _REQUEST_WORDS = frozenset({"request", "req"})
@@ -70,7 +73,11 @@ class UnboundedRequestCollection(Rule):
       dependency computes: `user: User = Depends(current_user)`;
       `Depends()` and `Depends(Model)` are request input), or that the
       module loads input with
-      (`Schema().load(...)`, `@use_args(Schema)`, `@blp.arguments(Schema)`);
+      (`Schema().load(...)`, `@use_args(Schema)`, `@blp.arguments(Schema)`,
+      or decodes the request it serves into:
+      `Model.model_validate(await request.json())`,
+      `msgspec.json.decode(await request.body(), type=Model)`,
+      `TypeAdapter(Model).validate_python(...)`, `msgspec.convert(...)`);
       the models it nests are part of the request too;
     - or caps some of its collections but not all (an input contract with
       a missed cap);
@@ -88,8 +95,9 @@ class UnboundedRequestCollection(Rule):
       endpoint sends back (`response_model=`, its return annotation), and
       the models they nest;
     - models the module parses another service's answer with
-      (`Payload.model_validate(response.json())`, `Body(**resp_data)`) and
-      the models they nest;
+      (`Payload.model_validate(response.json())`,
+      `msgspec.json.decode(resp.content, type=Page)`) and the models they
+      nest;
     - models the module builds itself: from keyword arguments or a dict
       literal, or validated and serialised at once
       (`Model.model_validate(row).model_dump()`, also through a same-module
@@ -215,11 +223,15 @@ class UnboundedRequestCollection(Rule):
             # validate_dict(data, OrchestrationRequest) where the helper dumps `model(**data)`
             self._mod.built.update(_dumped_by_helper(node, ctx.index.functions[func.value], ctx))
         built = _constructed(node, ctx)
-        if built is not None:
-            if _built_here(node):
-                self._mod.built.add(built)
-            elif _from_response(node, ctx):
-                self._mod.parsed.add(built)
+        if built is not None and _built_here(node):
+            self._mod.built.add(built)
+        else:
+            decoded = [built] if built is not None and _fills_from_data(node) else _decoded(node, ctx)
+            source = _data_source(node, ctx) if decoded else None
+            if source == "response":
+                self._mod.parsed.update(decoded)
+            elif source == "request" and not _client_package(ctx.path):
+                self._mod.loaded.update(decoded)  # Lookup.model_validate(await request.json())
         if not isinstance(func, cst.Attribute):
             return
         if func.attr.value in _DUMPS and isinstance(func.value, cst.Call):
@@ -409,6 +421,12 @@ def _constructed(call: cst.Call, ctx: Context) -> str | None:
     return None
 
 
+def _fills_from_data(call: cst.Call) -> bool:
+    """``Model.model_validate(data)`` or ``Model(**data)``: the model is filled from a mapping, not put together
+    from values (``Pair(request, telemetry)``)."""
+    return isinstance(call.func, cst.Attribute) or any(a.star == "**" for a in call.args)
+
+
 def _built_here(call: cst.Call) -> bool:
     """The call fills the model from keywords or a dict literal: the module makes the data, nobody sends it in."""
     if not call.args:
@@ -427,15 +445,56 @@ def _words(identifier: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(identifier)}
 
 
-def _from_response(call: cst.Call, ctx: Context) -> bool:
-    """The call parses another service's answer: its data is named as a response (``response.json()``, ``resp_data``)."""
+def _data_source(call: cst.Call, ctx: Context) -> str | None:
+    """``"response"`` when the decoded data is named as another service's answer (``response.json()``,
+    ``resp_data``), ``"request"`` when named as the request being served (``await request.body()``), else None."""
     for arg in call.args:
-        for node in m.iter_nodes(arg.value):
-            if isinstance(node, cst.Name):
-                words = _words(node.value)
-                if words & _RESPONSE_WORDS and not words & _REQUEST_WORDS:
-                    return True
-    return False
+        for name in _data_roots(arg.value):
+            words = _words(name)
+            if words & _REQUEST_WORDS:
+                return "request"
+            if words & _RESPONSE_WORDS:
+                return "response"
+    return None
+
+
+def _data_roots(expr: cst.BaseExpression, depth: int = 0) -> Iterator[str]:
+    """Names whose data *expr* reads: ``request`` in ``await request.json()``, ``resp`` in
+    ``json.loads(resp.text)``; attribute and method names are not data (``config.transform_request()``)."""
+    if depth > 10:
+        return
+    while isinstance(expr, (cst.Await, cst.Attribute, cst.Subscript)):
+        expr = expr.expression if isinstance(expr, cst.Await) else expr.value
+    if isinstance(expr, cst.Name):
+        yield expr.value
+    elif isinstance(expr, cst.Call):
+        yield from _data_roots(expr.func, depth + 1)
+        for arg in expr.args:
+            yield from _data_roots(arg.value, depth + 1)
+    elif isinstance(expr, cst.Dict):
+        for el in expr.elements:
+            yield from _data_roots(el.value, depth + 1)
+
+
+def _decoded(call: cst.Call, ctx: Context) -> list[str]:
+    """Same-module classes a decoding call fills from data: ``msgspec.json.decode(b, type=X)``,
+    ``msgspec.convert(d, X)``, ``TypeAdapter(X).validate_python(d)``, ``cattrs.structure(d, X)``,
+    ``dacite.from_dict(data_class=X, data=d)``."""
+    func = call.func
+    if not isinstance(func, (cst.Attribute, cst.Name)):
+        return []
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value
+    if name not in _DECODERS:
+        return []
+    candidates = [a.value for a in call.args]
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call):
+        candidates.extend(a.value for a in func.value.args)  # TypeAdapter(X).validate_python(...), Decoder(X).decode(...)
+    out = []
+    for value in candidates:
+        for ref in m.type_refs(value) if isinstance(value, (cst.Subscript, cst.Name)) else ():
+            if ref in ctx.index.classes:
+                out.append(ref)
+    return out
 
 
 def _injected(param: cst.Param, ctx: Context) -> bool:
