@@ -48,7 +48,10 @@ class UncheckedRepeatedField(Rule):
     `for uri in request.uris`, `[f(x) for x in request.items]`,
     `map(f, request.ids)`, `executor.map(f, request.ids)`, also through a
     local name or a copy (`uris = request.uris`, `ids = sorted(set(request.ids))`),
-    a same-module helper (`for u in self._dedupe(request.uris)`), fixed-size
+    a same-module helper (`for u in self._dedupe(request.uris)`), a
+    same-module function or method handed the field that loops over its
+    parameter with no check of its own (`await self._load_posts(request.uris)`),
+    fixed-size
     batches (`batched(request.uris, 100)`, `range(0, len(uris), 100)`: each
     batch is bounded, the total is not) and the messages of a client stream
     (`for msg in request_iterator: for uri in msg.uris`).  A repeated field
@@ -181,6 +184,9 @@ class UncheckedRepeatedField(Rule):
         if per_item:
             for arg in node.args[1:] if len(node.args) > 1 else node.args:
                 self._check(arg.value, ctx)
+            return
+        for arg in _args_iterated_by_callee(node, method.node, ctx):
+            self._check(arg, ctx)  # self._load_posts(request.uris) whose body loops over its parameter
 
     def _check(self, expr: cst.BaseExpression, ctx: Context) -> None:
         method = self._methods[-1]
@@ -242,6 +248,57 @@ class UncheckedRepeatedField(Rule):
                 break
             scope = scope.parent
         return False
+
+
+def _args_iterated_by_callee(call: cst.Call, caller: cst.FunctionDef, ctx: Context) -> list[cst.BaseExpression]:
+    """Arguments of *call* that a same-module function or method iterates without checking their length."""
+    target = ctx.resolve_callable(call.func)
+    if not isinstance(target, cst.FunctionDef) or target is caller:
+        return []
+    params = [p.name.value for p in (*target.params.posonly_params, *target.params.params)]
+    if params and params[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
+        params = params[1:]
+    out = []
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            continue
+        name = arg.keyword.value if arg.keyword is not None else (params[index] if index < len(params) else None)
+        if name is not None and _iterates_param(target, name, ctx):
+            out.append(arg.value)
+    return out
+
+
+def _iterates_param(func: cst.FunctionDef, name: str, ctx: Context) -> bool:
+    """True when *func*'s body loops, comprehends or maps over its parameter *name* with no
+    length check of its own (cached per function and parameter)."""
+    cache = ctx.cache.setdefault("bnd203.iterates_param", {})
+    key = (id(func), name)
+    found = cache.get(key)
+    if found is None:
+        found = False
+        for node in limits.iter_nodes(func.body, into_defs=True):
+            sources: list[cst.BaseExpression] = []
+            if isinstance(node, (cst.For, cst.CompFor)):
+                sources.append(node.iter)
+            elif isinstance(node, cst.Call):
+                func_expr = node.func
+                if (isinstance(func_expr, cst.Name) and func_expr.value in _PER_ITEM_BUILTINS) or (
+                        isinstance(func_expr, cst.Attribute) and func_expr.attr.value in _PER_ITEM_METHODS):
+                    sources.extend(a.value for a in node.args[1:])
+            for source in sources:
+                inner = _unwrap_copy(source)
+                if isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute) and inner.func.attr.value in _ITER_VIEWS:
+                    inner = inner.func.value
+                inner = limits.walked_whole(inner, ctx) or inner
+                if isinstance(inner, cst.Name) and inner.value == name:
+                    found = True
+                    break
+            if found:
+                break
+        if found and limits.checked_in_body(func, name, ctx):
+            found = False
+        cache[key] = found
+    return found
 
 
 def _unwrap_copy(expr: cst.BaseExpression) -> cst.BaseExpression:
