@@ -130,6 +130,8 @@ class UnboundedEndpointCollection(Rule):
       or predicate (`if _too_many(ids): raise ...`);
     - truncation before use (`ids = ids[:N]`), or a handler that only uses
       a constant-bound slice of the parameter (`ids[:N]`, `islice(ids, N)`).
+    A mapping body the handler only reads by fixed keys (`body["name"]`,
+    `body.get("file_content")`) is a record, not a collection: not judged.
     Path, header and cookie parameters (also Litestar
     `Parameter(header=...)` / `Parameter(cookie=...)`), dependencies
     (`Depends`, `Security`, Litestar parameters named in a `dependencies`
@@ -190,6 +192,8 @@ class UnboundedEndpointCollection(Rule):
             shape = self._unbounded(param, ctx, explicit=kind == "dependency")
             if shape is None or limits.checked_in_body(node, param.name.value, ctx):
                 continue
+            if _mapping(param, ctx) and _read_as_record(node, param.name.value):
+                continue
             name = node.name.value
             if kind == "dependency" and name == "__init__" and isinstance(ctx.scope.node, cst.ClassDef):
                 name = ctx.scope.node.name.value
@@ -226,6 +230,33 @@ class UnboundedEndpointCollection(Rule):
         if shape is None or shape.limit is not None:
             return None
         return shape
+
+
+def _mapping(param: cst.Param, ctx: Context) -> bool:
+    """True when the parameter's type is a mapping (``dict[str, str]``, ``Optional[Mapping[...]]``)."""
+    ann = m.expand_alias(param.annotation.annotation, ctx)
+    for node in limits.iter_nodes(ann):
+        if isinstance(node, cst.Subscript) and m.type_head(node.value, ctx) in m.MAPPING_TYPES:
+            return True
+    return False
+
+
+def _read_as_record(func: cst.FunctionDef, name: str) -> bool:
+    """True when the body only reads fixed keys of *name* (``body["file"]``, ``body.get("file")``):
+    a JSON object used as a record, whose extra keys nothing walks."""
+    uses = reads = 0
+    for node in limits.iter_nodes(func.body, into_defs=True):
+        if isinstance(node, cst.Name) and node.value == name:
+            uses += 1
+        elif isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == name:
+            index = node.slice[0].slice if len(node.slice) == 1 else None
+            if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+                reads += 1
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get":
+            owner = node.func.value
+            if isinstance(owner, cst.Name) and owner.value == name and node.args and isinstance(node.args[0].value, cst.SimpleString):
+                reads += 1
+    return uses > 0 and uses == reads
 
 
 def _is_dependency(func: cst.FunctionDef, ctx: Context) -> bool:
