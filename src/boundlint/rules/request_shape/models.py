@@ -35,7 +35,11 @@ _CONSTRUCTORS = frozenset({
 # Instance methods that serialise a model: a model dumped where it is built is sent or stored.
 _DUMPS = frozenset({"model_dump", "model_dump_json", "dict", "json", "to_dict", "to_json"})
 # Functions that fill a type given as an argument from data.
-_DECODERS = frozenset({"decode", "convert", "validate_python", "validate_json", "parse_obj_as", "structure", "from_dict"})
+_DECODERS = frozenset({
+    "decode", "convert", "validate_python", "validate_json", "parse_obj_as", "structure", "from_dict", "cast",
+})
+# Calls whose result is their argument's data, parsed.
+_PARSERS = frozenset({"loads", "load", "decode", "parse", "parse_raw", "dict", "literal_eval"})
 # Identifier words that name another service's answer (``response.json()``, ``resp_data``).
 _RESPONSE_WORDS = frozenset({"response", "resp", "reply"})
 _REQUEST_WORDS = frozenset({"request", "req"})
@@ -77,7 +81,9 @@ class UnboundedRequestCollection(Rule):
       or decodes the request it serves into:
       `Model.model_validate(await request.json())`,
       `msgspec.json.decode(await request.body(), type=Model)`,
-      `TypeAdapter(Model).validate_python(...)`, `msgspec.convert(...)`);
+      `TypeAdapter(Model).validate_python(...)`, `msgspec.convert(...)`,
+      `dacite.from_dict(...)`, or types it as such:
+      `body: SearchRequest = await request.json()`, `cast(Model, ...)`);
       the models it nests are part of the request too;
     - or caps some of its collections but not all (an input contract with
       a missed cap);
@@ -255,6 +261,12 @@ class UnboundedRequestCollection(Rule):
                 first = first.func
             if isinstance(first, cst.Name):
                 self._mod.loaded.add(first.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign, ctx: Context) -> None:
+        # body: SearchRequest = await request.json() -- a TypedDict or dataclass typed as the request's data
+        if node.value is not None and ctx.scope.kind == "function" and not _client_package(ctx.path):
+            if _data_source_of(node.value) == "request":
+                self._mod.loaded.update(r for r in m.type_refs(node.annotation.annotation) if r in ctx.index.classes)
 
     def leave_Module(self, node: cst.Module, ctx: Context) -> None:
         mod, self._mod = self._mod, _ModuleModels()
@@ -449,18 +461,27 @@ def _data_source(call: cst.Call, ctx: Context) -> str | None:
     """``"response"`` when the decoded data is named as another service's answer (``response.json()``,
     ``resp_data``), ``"request"`` when named as the request being served (``await request.body()``), else None."""
     for arg in call.args:
-        for name in _data_roots(arg.value):
-            words = _words(name)
-            if words & _REQUEST_WORDS:
-                return "request"
-            if words & _RESPONSE_WORDS:
-                return "response"
+        source = _data_source_of(arg.value)
+        if source is not None:
+            return source
+    return None
+
+
+def _data_source_of(expr: cst.BaseExpression) -> str | None:
+    """:func:`_data_source` for one expression."""
+    for name in _data_roots(expr):
+        words = _words(name)
+        if words & _REQUEST_WORDS:
+            return "request"
+        if words & _RESPONSE_WORDS:
+            return "response"
     return None
 
 
 def _data_roots(expr: cst.BaseExpression, depth: int = 0) -> Iterator[str]:
     """Names whose data *expr* reads: ``request`` in ``await request.json()``, ``resp`` in
-    ``json.loads(resp.text)``; attribute and method names are not data (``config.transform_request()``)."""
+    ``json.loads(resp.text)``; attribute and method names are not data (``config.transform_request()``),
+    nor are the arguments of a call that makes new data (``await call_vendor(request_data)``)."""
     if depth > 10:
         return
     while isinstance(expr, (cst.Await, cst.Attribute, cst.Subscript)):
@@ -468,9 +489,11 @@ def _data_roots(expr: cst.BaseExpression, depth: int = 0) -> Iterator[str]:
     if isinstance(expr, cst.Name):
         yield expr.value
     elif isinstance(expr, cst.Call):
-        yield from _data_roots(expr.func, depth + 1)
-        for arg in expr.args:
-            yield from _data_roots(arg.value, depth + 1)
+        yield from _data_roots(expr.func, depth + 1)  # request.json(): the receiver's data
+        callee = expr.func.attr.value if isinstance(expr.func, cst.Attribute) else getattr(expr.func, "value", "")
+        if callee in _PARSERS:  # json.loads(resp.text): the argument's data; other calls make new data
+            for arg in expr.args:
+                yield from _data_roots(arg.value, depth + 1)
     elif isinstance(expr, cst.Dict):
         for el in expr.elements:
             yield from _data_roots(el.value, depth + 1)
