@@ -34,6 +34,7 @@ class _Method:
     node: cst.FunctionDef
     request: str
     requests: set[str] = field(default_factory=set)
+    streams: set[str] = field(default_factory=set)  # grpclib streams whose messages are requests
     reported: set[str] = field(default_factory=set)
     validated: bool = False
 
@@ -41,25 +42,37 @@ class _Method:
 class UncheckedRepeatedField(Rule):
     """
     ## What it does
-    Flags a gRPC servicer method (a method `(self, request, context)`, sync
-    or `async`, of a class deriving from a `*Servicer` base, directly or
-    through same-module classes) that does work per item of a repeated or
-    map field of the request with no length check earlier in the method:
-    `for uri in request.uris`, `[f(x) for x in request.items]`,
-    `map(f, request.ids)`, `executor.map(f, request.ids)`, also through a
-    local name or a copy (`uris = request.uris`, `ids = sorted(set(request.ids))`),
-    a same-module helper (`for u in self._dedupe(request.uris)`), a
-    same-module function or method handed the field that loops over its
-    parameter with no check of its own (`await self._load_posts(request.uris)`),
-    fixed-size
-    batches (`batched(request.uris, 100)`, `range(0, len(uris), 100)`: each
-    batch is bounded, the total is not) and the messages of a client stream
-    (`for msg in request_iterator: for uri in msg.uris`).  A repeated field
-    is read from its name as protobuf style writes it: plural lower_snake_case
-    (`uris`, `post_ids`, `children`, `*_list`), or any field iterated with
-    `.items()` / `.keys()` / `.values()` (a map).  A copy alone
-    (`sorted(request.ids)`) does no per-item work and is not reported.  The
-    finding is on the expression naming the field.
+    Flags a gRPC handler that does work per item of a repeated or map field
+    of its request with no length check earlier in the method.  Handlers:
+    - grpcio: a method `(self, request, context)`, sync or `async`, of a
+      class deriving from a `*Servicer` base, directly or through
+      same-module classes (the context may be named `_` when the method is
+      PascalCase like the proto's RPC);
+    - grpclib: a method `(self, stream: Stream[...])` of a `*Base` class,
+      whose request is `await stream.recv_message()`;
+    - betterproto: a method `(self, request: GetPostsRequest)` of a `*Base` class.
+
+    Per-item work: `for uri in request.uris`, `[f(x) for x in request.items]`,
+    `map(f, request.ids)`, `executor.map(f, request.ids)`, reached also
+    - through a local name or a copy (`uris = request.uris`,
+      `ids = sorted(set(request.ids))`), a nested message
+      (`batch = request.batch; for i in batch.items`), or a slice whose
+      bounds the client picks (`request.uris[request.offset:]`);
+    - through a same-module helper: one whose result is iterated
+      (`for u in self._dedupe(request.uris)`), or one handed the field that
+      loops over its parameter with no check of its own
+      (`await self._load_posts(request.uris)`);
+    - in fixed-size batches (`batched(request.uris, 100)`,
+      `range(0, len(uris), 100)`): each batch is bounded, the total is not;
+    - over the messages of a client stream
+      (`for msg in request_iterator: for uri in msg.uris`).
+
+    A repeated field is read from its name as protobuf style writes it:
+    plural lower_snake_case (`uris`, `post_ids`, `children`, `*_list`), or
+    any field iterated with `.items()` / `.keys()` / `.values()` (a map);
+    `request.text` (a string) and `request.DESCRIPTOR.fields` are not.  A
+    copy alone (`sorted(request.ids)`) does no per-item work and is not
+    reported.  The finding is on the expression naming the field.
 
     ## Why is this bad?
     A protobuf `repeated` field has no size limit: only the 4 MB default
@@ -89,7 +102,7 @@ class UncheckedRepeatedField(Rule):
       `itertools.islice(request.uris, 100)`), or `zip` with a checked field.
     """
     code, name = "BND203", "unchecked-repeated-field"
-    prefilter = re.compile(r"Servicer")
+    prefilter = re.compile(r"Servicer|Base\b")
     message = "`{method}` iterates request field `{field}` with no length check before it"
     hint = ("reject oversized requests first: `if len(request.field) > MAX: context.abort(grpc.StatusCode.INVALID_ARGUMENT, ...)`, "
             "or declare protovalidate `repeated.max_items` and validate the request")
@@ -131,16 +144,39 @@ class UncheckedRepeatedField(Rule):
         if self._methods or ctx.scope.kind != "class":
             return
         params = node.params.params
-        if len(params) != 3 or params[0].name.value != "self":
-            return
-        ctx_name = params[2].name.value.lstrip("_")
-        if "context" not in ctx_name and ctx_name != "ctx":
-            return
         cls = ctx.scope.node
-        if not isinstance(cls, cst.ClassDef) or not _is_servicer(cls, ctx):
+        if not params or params[0].name.value != "self" or not isinstance(cls, cst.ClassDef):
             return
-        request = params[1].name.value
-        self._methods.append(_Method(node, request, {request}))
+        if len(params) == 3:
+            # grpcio: (self, request, context); RPC methods are PascalCase, helpers take a context by name
+            ctx_name = params[2].name.value.lstrip("_")
+            if "context" not in ctx_name and ctx_name not in ("ctx", "") and not node.name.value[:1].isupper():
+                return
+            if not _is_servicer(cls, ctx):
+                return
+            request = params[1].name.value
+            self._methods.append(_Method(node, request, {request}))
+        elif len(params) == 2 and params[1].annotation is not None and _is_service_base(cls, ctx):
+            param = params[1]
+            ann = param.annotation.annotation
+            head = ann.value if isinstance(ann, cst.Subscript) else ann
+            head_name = (ctx.qualname(head) or dotted(head) or "").rsplit(".", 1)[-1]
+            if head_name == "Stream" and ctx.names.imports_from(("grpclib",)):
+                # grpclib: request = await stream.recv_message()
+                self._methods.append(_Method(node, param.name.value, set(), streams={param.name.value}))
+            elif _message_type(ann, ctx):
+                # betterproto: async def get_posts(self, request: GetPostsRequest)
+                self._methods.append(_Method(node, param.name.value, {param.name.value}))
+
+    def visit_Assign(self, node: cst.Assign, ctx: Context) -> None:
+        if not self._methods or not self._methods[-1].streams:
+            return
+        value = node.value.expression if isinstance(node.value, cst.Await) else node.value
+        if (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "recv_message"
+                and isinstance(value.func.value, cst.Name) and value.func.value.value in self._methods[-1].streams):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    self._methods[-1].requests.add(target.target.value)
 
     def leave_FunctionDef(self, node: cst.FunctionDef, ctx: Context) -> None:
         if self._methods and self._methods[-1].node is node:
@@ -161,7 +197,7 @@ class UncheckedRepeatedField(Rule):
 
     def _iterated(self, source: cst.BaseExpression, target: cst.BaseExpression, ctx: Context) -> None:
         method = self._methods[-1]
-        if isinstance(source, cst.Name) and source.value in method.requests and isinstance(target, cst.Name):
+        if isinstance(source, cst.Name) and (source.value in method.requests or source.value in method.streams) and isinstance(target, cst.Name):
             # for req in request_iterator: each streamed message is a request too
             method.requests.add(target.value)
             return
@@ -228,11 +264,23 @@ class UncheckedRepeatedField(Rule):
                 field_expr = _unwrap_copy(bound[1][-1])
                 continue
             break
+        if isinstance(field_expr, cst.Subscript) and limits.source_limit(field_expr, ctx) is None:
+            field_expr = field_expr.value  # request.uris[request.offset:]: the client picks the bounds
         if not isinstance(field_expr, cst.Attribute):
             return None
         key = dotted(field_expr)
-        if key is None or key.split(".", 1)[0] not in method.requests or "." not in key:
+        if key is None or "." not in key:
             return None
+        root, _, rest = key.partition(".")
+        if root not in method.requests:
+            # batch = request.batch; for item in batch.items
+            bound = ctx.lookup(root)
+            if bound is None or bound[0].kind == "module" or not bound[1] or bound[1][-1] is None:
+                return None
+            base = dotted(bound[1][-1])
+            if base is None or base.split(".", 1)[0] not in method.requests:
+                return None
+            key = base + "." + rest
         return expr, field_expr, key
 
     @staticmethod
@@ -359,6 +407,31 @@ def _repeated_name(key: str, mapping: bool) -> bool:
         return True
     word = last.rsplit("_", 1)[-1]
     return word.endswith("s") and not word.endswith(("ss", "us")) and word not in _NOT_PLURAL
+
+
+_WEB_REQUESTS = ("starlette", "fastapi", "aiohttp", "django", "flask", "sanic", "litestar", "tornado", "quart", "werkzeug", "falcon", "pyramid")
+
+
+def _message_type(ann: cst.BaseExpression, ctx: Context) -> bool:
+    """A generated message class for a request: ``GetPostsRequest`` (not a web framework's ``Request``)."""
+    name = dotted(ann) or ""
+    last = name.rsplit(".", 1)[-1]
+    if not last.endswith("Request") or last in ("Request", "HttpRequest", "HTTPRequest", "WSGIRequest", "ASGIRequest", "WebRequest"):
+        return False
+    q = ctx.qualname(ann) or ""
+    return not q.startswith(_WEB_REQUESTS)
+
+
+def _is_service_base(cls: cst.ClassDef, ctx: Context) -> bool:
+    """A class deriving from a generated grpclib / betterproto service base (``PostsServiceBase``, ``GreeterBase``)."""
+    for arg in cls.bases:
+        name = dotted(arg.value) or ""
+        last = name.rsplit(".", 1)[-1]
+        if last.endswith("Base") and not last.endswith(("ModelBase", "SchemaBase")) and last != "Base":
+            q = ctx.qualname(arg.value) or ""
+            if not q.startswith(_WEB_REQUESTS):
+                return True
+    return False
 
 
 def _is_servicer(cls: cst.ClassDef, ctx: Context, depth: int = 0) -> bool:
