@@ -55,6 +55,7 @@ ATTRS_DECORATORS = frozenset({
 })
 _MARSHMALLOW_ROOTS = ("marshmallow", "flask_marshmallow", "marshmallow_sqlalchemy", "marshmallow_dataclass")
 _MARSHMALLOW_COLLECTION_FIELDS = frozenset({"List", "Dict", "Mapping", "Nested", "Pluck"})
+_DRF_ROOTS = ("rest_framework.", "adrf.")
 
 @dataclass(frozen=True)
 class Shape:
@@ -67,7 +68,7 @@ class Shape:
 
 @dataclass(eq=False)
 class Model:
-    """A class recognised as a data model: ``kind`` is pydantic, msgspec, attrs, dataclass, marshmallow or typeddict."""
+    """A class recognised as a data model: ``kind`` is pydantic, msgspec, attrs, dataclass, marshmallow, drf or typeddict."""
 
     name: str
     node: cst.ClassDef
@@ -478,6 +479,11 @@ def model_kind(cls: cst.ClassDef, ctx: Context, extra_bases: tuple[str, ...] = (
             # marshmallow.Schema, or ma.Schema of a flask_marshmallow.Marshmallow() instance
             if name.rsplit(".", 1)[-1].endswith("Schema"):
                 kind = kind or "marshmallow"
+        elif name.endswith("Serializer") and (name.startswith(_DRF_ROOTS) or (
+                ctx.qualname(base) is not None and ctx.names.imports_from(("rest_framework", "adrf")))):
+            # rest_framework.serializers.Serializer / ModelSerializer, adrf, or the project's own
+            # serializer base in a module that uses DRF
+            kind = kind or "drf"
         elif extra_bases and (name in extra_bases or name.rsplit(".", 1)[-1] in extra_bases):
             kind = kind or "pydantic"
         elif isinstance(base, cst.Name) and base.value in ctx.index.classes:
@@ -566,6 +572,12 @@ def model_len_checks(model_nodes: Iterable[cst.ClassDef], field_names: set[str],
             if not isinstance(stmt, cst.FunctionDef):
                 continue
             checks = None
+            if stmt.name.value.startswith("validate_") and stmt.name.value[9:] in field_names:
+                if len_checks(stmt.body):  # DRF: validate_<field>(self, value)
+                    checked.add(stmt.name.value[9:])
+            if stmt.name.value == "validate":  # DRF: validate(self, attrs) checks len(attrs["f"])
+                for arg in len_checks(stmt.body):
+                    checked |= _mentioned_names(arg) & field_names
             if stmt.name.value in ("__post_init__", "__attrs_post_init__", "__init__"):
                 checks = len_checks(stmt.body)
                 for arg in checks:
@@ -648,6 +660,28 @@ def _marshmallow_shape(call: cst.Call, ctx: Context) -> Shape | None:
     return Shape(_text(call.func) + "(...)", None)
 
 
+def _drf_shape(call: cst.Call, ctx: Context) -> Shape | None:
+    """A Django REST framework serializer field that holds many items, with its limit.
+
+    ``ListField(child=...)`` (``max_length=N`` caps it), ``DictField(child=...)``,
+    a nested serializer or related field with ``many=True`` (a nested serializer
+    takes ``max_length=N`` since DRF 3.13).  ``MultipleChoiceField`` holds at
+    most its choices; ``DictField()`` / ``JSONField()`` without a child are
+    free-form objects; ``read_only=True`` fields are not input.
+    """
+    read_only = kwarg(call, "read_only")
+    if isinstance(read_only, cst.Name) and read_only.value == "True":
+        return None  # output only: DRF ignores it in input
+    head = short_name(call.func, ctx)
+    many = kwarg(call, "many")
+    if head == "ListField" or (isinstance(many, cst.Name) and many.value == "True"):
+        limit = "`max_length=N`" if _not_none(kwarg(call, "max_length")) else None
+        return Shape(_text(call.func) + ("(many=True)" if head != "ListField" else "(...)"), limit)
+    if head == "DictField" and kwarg(call, "child") is not None:
+        return Shape(_text(call.func) + "(...)", None)
+    return None
+
+
 def collection_fields(model: Model, ctx: Context) -> list[CollectionField]:
     """The collection fields *model* declares itself, each with its limit (None when unbounded)."""
     out: list[CollectionField] = []
@@ -689,6 +723,12 @@ def collection_fields(model: Model, ctx: Context) -> list[CollectionField]:
                 limit = _validator_limit(kwarg(value, "validate"), ctx)
                 refs = type_refs(value)
                 out.append(CollectionField(name, stmt, shape, limit, refs))
+            elif kind == "drf":
+                shape = _drf_shape(value, ctx)
+                if shape is None:
+                    continue
+                limit = shape.limit or _validator_limit(kwarg(value, "validators"), ctx)
+                out.append(CollectionField(name, stmt, shape, limit, type_refs(value.func)))
             elif kind == "attrs" and short_name(value.func, ctx) in ("ib", "attrib", "field"):
                 shape = _attrs_type(value, ctx)
                 if shape is None:

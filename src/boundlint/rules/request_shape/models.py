@@ -58,6 +58,7 @@ class _ModuleModels:
     built: set[str] = field(default_factory=set)  # models the module builds itself: it sends or keeps them
     parsed: set[str] = field(default_factory=set)  # models the module parses another service's response with
     returned: set[str] = field(default_factory=set)  # models endpoints send back (response_model=, return type)
+    fed: set[str] = field(default_factory=set)  # classes called with `data=` (a DRF serializer validating input)
 
 
 class UnboundedRequestCollection(Rule):
@@ -68,8 +69,10 @@ class UnboundedRequestCollection(Rule):
     size.  Models: pydantic v1 and v2 (`BaseModel`, `RootModel`, the
     `pydantic.v1` namespace, pydantic dataclasses), `msgspec.Struct`, attrs,
     `@dataclass`, marshmallow `Schema` (`fields.List`, `fields.Dict`,
-    `fields.Nested(..., many=True)`) and `TypedDict`.  The finding is on the
-    field's line.
+    `fields.Nested(..., many=True)`), Django REST framework serializers
+    (`ListField`, `DictField(child=...)`, nested serializers and related
+    fields with `many=True`; not `read_only=True` ones) and `TypedDict`.
+    The finding is on the field's line.
 
     A *request model* is a model that
     - annotates a parameter of a web endpoint in the same module (FastAPI,
@@ -84,6 +87,12 @@ class UnboundedRequestCollection(Rule):
       `TypeAdapter(Model).validate_python(...)`, `msgspec.convert(...)`,
       `dacite.from_dict(...)`, or types it as such:
       `body: SearchRequest = await request.json()`, `cast(Model, ...)`);
+      or a DRF serializer that handles input itself (`create`, `update`,
+      `validate`, `validate_<field>` methods, a `write_only=True` field), is
+      fed request data (`Serializer(data=request.data)`), is
+      the `serializer_class` of a view that creates or updates
+      (`CreateAPIView`, `ModelViewSet`, a view with `post` / `put` /
+      `patch`), or named by `@extend_schema(request=S)`;
       the models it nests are part of the request too;
     - or caps some of its collections but not all (an input contract with
       a missed cap);
@@ -94,7 +103,8 @@ class UnboundedRequestCollection(Rule):
     Same-module base classes of a request model are judged with it.
     SQLModel tables (`table=True`) are storage, never judged.  A
     plain `@dataclass`, attrs class or `TypedDict` validates nothing when
-    built, so a name alone does not make it a request model.  Not judged by
+    built, and DRF serializers are named `*Serializer` whatever their role,
+    so a name alone does not make them request models.  Not judged by
     name:
     - models named as output or configuration (`*Response`, `*Result`,
       `*Config`, `*Settings`, `*Event`, `*Config*Params` ...), models an
@@ -137,6 +147,10 @@ class UnboundedRequestCollection(Rule):
     - a same-module type alias that carries such a limit;
     - attrs `validators.max_len(N)` or a validator function that checks `len`;
     - marshmallow `validate=validate.Length(max=N)`;
+    - DRF `ListField(max_length=N)`, a nested serializer with
+      `many=True, max_length=N` (DRF 3.13+), a `validate_<field>` method or
+      a `validate` method that compares `len` of it, a
+      `MultipleChoiceField` (at most its choices);
     - a pydantic `field_validator` / `validator` for the field (not
       `each_item=True`), a `model_validator` / `root_validator`, a
       marshmallow `validates` / `validates_schema`, a dataclass or msgspec
@@ -148,11 +162,12 @@ class UnboundedRequestCollection(Rule):
     """
     code, name = "BND201", "unbounded-request-collection"
     # Every model kind needs one of these words: its base, decorator or import.
-    prefilter = re.compile(r"pydantic|sqlmodel|ninja|beanie|msgspec|TypedDict|dataclass|\battrs?\b|marshmallow")
+    prefilter = re.compile(r"pydantic|sqlmodel|ninja|beanie|msgspec|TypedDict|dataclass|\battrs?\b|marshmallow|rest_framework|adrf")
     widening_options = ("extra-model-bases",)
     message = "request field `{model}.{field}` (`{type}`) accepts any number of items{via}"
     hint = ("cap it in the model: pydantic `Field(max_length=N)` (v1: `max_items=N`) or `conlist(X, max_length=N)`, "
-            "msgspec `Meta(max_length=N)`, attrs `validators.max_len(N)`, marshmallow `validate.Length(max=N)`")
+            "msgspec `Meta(max_length=N)`, attrs `validators.max_len(N)`, marshmallow `validate.Length(max=N)`, "
+            "DRF `ListField(max_length=N)` / `many=True, max_length=N`")
     invalid = (
         Example("pydantic_list", """
             from pydantic import BaseModel
@@ -202,6 +217,11 @@ class UnboundedRequestCollection(Rule):
         extra = m.option_list(ctx, "extra-endpoint-decorators", DEFAULT_EXTRA_ENDPOINT_DECORATORS)
         for name in input_decorator_models(node, ctx):
             self._mod.loaded.add(name)
+        for deco in node.decorators:  # @extend_schema(request=S), @swagger_auto_schema(request_body=S)
+            if isinstance(deco.decorator, cst.Call):
+                schema = m.kwarg(deco.decorator, "request", "request_body")
+                if isinstance(schema, cst.Name):
+                    self._mod.loaded.add(schema.value)
         framework = endpoint_framework(node, ctx, extra)
         if framework is None:
             return
@@ -225,6 +245,8 @@ class UnboundedRequestCollection(Rule):
 
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
         func = node.func
+        if isinstance(func, cst.Name) and m.kwarg(node, "data") is not None:
+            self._mod.fed.add(func.value)  # DRF: Serializer(data=request.data)
         if isinstance(func, cst.Name) and func.value in ctx.index.functions:
             # validate_dict(data, OrchestrationRequest) where the helper dumps `model(**data)`
             self._mod.built.update(_dumped_by_helper(node, ctx.index.functions[func.value], ctx))
@@ -282,6 +304,9 @@ class UnboundedRequestCollection(Rule):
                 models.setdefault(cls.name.value, m.Model(cls.name.value, cls, found[0], found[1]))
         if not models:
             return
+        drf = {name for name, model in models.items() if model.kind == "drf"}
+        mod.loaded |= (mod.fed & drf) | (_write_view_serializers(ctx) & drf)
+        mod.loaded |= {name for name in drf if _takes_input(models[name].node)}
         fields: dict[str, list[m.CollectionField]] = {}
         for name, model in models.items():
             own = m.collection_fields(model, ctx)
@@ -416,7 +441,7 @@ def _nested_refs(model: m.Model) -> list[str]:
     for stmt in m.class_statements(model.node):
         if isinstance(stmt, cst.AnnAssign):
             out.extend(m.type_refs(stmt.annotation.annotation))
-        elif isinstance(stmt, cst.Assign) and isinstance(stmt.value, cst.Call) and model.kind == "marshmallow":
+        elif isinstance(stmt, cst.Assign) and isinstance(stmt.value, cst.Call) and model.kind in ("marshmallow", "drf"):
             out.extend(m.type_refs(stmt.value))
     return out
 
@@ -562,4 +587,44 @@ def _dumped_by_helper(call: cst.Call, helper: cst.FunctionDef, ctx: Context) -> 
                 inner = inner.value
             if isinstance(inner, cst.Name) and inner.value in classes:
                 out.add(classes[inner.value])
+    return out
+
+
+# Views whose serializer validates a request body: generic views and viewsets that create or update.
+_DRF_WRITE_METHODS = frozenset({"post", "put", "patch", "create", "update", "partial_update"})
+
+
+def _takes_input(cls: cst.ClassDef) -> bool:
+    """A DRF serializer whose own code handles input: ``create`` / ``update`` / ``validate`` /
+    ``validate_<field>`` methods, or a ``write_only=True`` field."""
+    for stmt in m.class_statements(cls):
+        if isinstance(stmt, cst.FunctionDef):
+            name = stmt.name.value
+            if name in ("create", "update", "validate") or name.startswith("validate_"):
+                return True
+        elif isinstance(stmt, cst.Assign) and isinstance(stmt.value, cst.Call):
+            write_only = m.kwarg(stmt.value, "write_only")
+            if isinstance(write_only, cst.Name) and write_only.value == "True":
+                return True
+    return False
+
+
+def _write_view_base(name: str) -> bool:
+    """``CreateAPIView``, ``ListCreateAPIView``, ``UpdateModelMixin``, ``ModelViewSet`` (not ``ReadOnlyModelViewSet``)."""
+    return name == "ModelViewSet" or "Create" in name or "Update" in name
+
+
+def _write_view_serializers(ctx: Context) -> set[str]:
+    """Names assigned to ``serializer_class`` in same-module views that accept a body (DRF)."""
+    out = set()
+    for cls in ctx.index.classes.values():
+        assigned = [small.value for small in m.class_statements(cls)
+                    if isinstance(small, cst.Assign) and isinstance(small.value, cst.Name)
+                    and any(isinstance(t.target, cst.Name) and t.target.value == "serializer_class" for t in small.targets)]
+        if not assigned:
+            continue
+        bases = [m.short_name(b.value, ctx) for b in cls.bases]
+        methods = {stmt.name.value for stmt in m.class_statements(cls) if isinstance(stmt, cst.FunctionDef)}
+        if any(_write_view_base(base) for base in bases) or methods & _DRF_WRITE_METHODS:
+            out.update(value.value for value in assigned)
     return out
