@@ -14,7 +14,8 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.analysis.context import Context, Loop
-from boundlint.analysis.storms import leaves_on_success
+from boundlint.analysis.limits import iter_nodes
+from boundlint.analysis.storms import leaves_on_success, paced
 from boundlint.analysis.names import dotted
 
 CLIENT_FACTORIES = frozenset({
@@ -52,7 +53,19 @@ CLIENT_FACTORIES = frozenset({
     "aioboto3.Session", "aioboto3.session.Session",
     "aiokafka.AIOKafkaProducer", "aiokafka.AIOKafkaConsumer", "kafka.KafkaProducer", "kafka.KafkaConsumer",
     "pika.BlockingConnection", "aio_pika.connect", "aio_pika.connect_robust",
+    "aiormq.connect", "kombu.Connection", "nats.connect",
+    "pymssql.connect", "pyodbc.connect", "oracledb.connect", "cx_Oracle.connect", "MySQLdb.connect",
+    "clickhouse_driver.Client", "cassandra.cluster.Cluster",
+    # raw streams, websockets and the standard library's protocol clients
+    "asyncio.open_connection", "trio.open_tcp_stream", "trio.open_ssl_over_tcp_stream", "anyio.connect_tcp",
+    "websockets.connect", "websockets.client.connect", "websockets.asyncio.client.connect",
+    "websockets.sync.client.connect", "websocket.create_connection",
+    "smtplib.SMTP", "smtplib.SMTP_SSL", "smtplib.LMTP", "aiosmtplib.SMTP",
+    "ftplib.FTP", "ftplib.FTP_TLS", "imaplib.IMAP4", "imaplib.IMAP4_SSL", "poplib.POP3", "poplib.POP3_SSL",
 })
+# Keywords that hand a client a pool, connector or transport built elsewhere: the client is a
+# thin handle and opens no connection of its own (``Redis(connection_pool=POOL)``).
+_SHARED_POOL_KEYWORDS = frozenset({"connection_pool", "connector", "transport", "pool", "http_client", "session"})
 SESSIONLESS_CALLS = frozenset({
     *(f"requests.{m}" for m in ("get", "post", "put", "patch", "delete", "head", "options", "request")),
     *(f"requests.api.{m}" for m in ("get", "post", "put", "patch", "delete", "head", "options", "request")),
@@ -81,6 +94,27 @@ def client_constructor(call: cst.Call, ctx: Context) -> str | None:
         return None
     if q in client_factories(ctx):
         return q
+    return None
+
+
+def helper_constructor(call: cst.Call, ctx: Context) -> str | None:
+    """The client a same-module helper builds and returns each time it is called, else None.
+
+    ``def _client(token): return httpx.Client(...)`` makes every call of
+    ``_client(...)`` a new client.  A helper that caches (a decorator such as
+    ``lru_cache``, or a ``return`` under a lazy-initialisation ``if``) does not
+    count: only a ``return`` among the body's own statements is read.
+    """
+    target = ctx.resolve_callable(call.func)
+    if not isinstance(target, cst.FunctionDef) or target.decorators or not isinstance(target.body, cst.IndentedBlock):
+        return None
+    for stmt in target.body.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Return) and small.value is not None:
+                    value = small.value.expression if isinstance(small.value, cst.Await) else small.value
+                    if isinstance(value, cst.Call) and not shares_pool(value):
+                        return client_constructor(value, ctx)
     return None
 
 
@@ -114,6 +148,8 @@ def reused(call: cst.Call, ctx: Context, loop: Loop | None) -> str | None:
     when *loop* is given, a failover loop that leaves at its first success
     (``for addr in getaddrinfo(...): try: ...; break``).
     """
+    if shares_pool(call):
+        return "a handle over a pool built elsewhere"
     parent = ctx.parent()
     node: cst.CSTNode = call
     if isinstance(parent, cst.Await):
@@ -136,6 +172,71 @@ def reused(call: cst.Call, ctx: Context, loop: Loop | None) -> str | None:
             return "built once under a lazy-initialisation check"
     if loop is not None and loop.kind in ("for", "while") and leaves_on_success(getattr(loop.node, "body", None)):
         return "a failover loop that stops at the first success"
+    return None
+
+
+def shares_pool(call: cst.Call) -> bool:
+    """True when *call* is handed an existing pool, connector or transport (``connection_pool=POOL``).
+
+    A value built right there (``connector=TCPConnector()``) is new, so it does not count.
+    """
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in _SHARED_POOL_KEYWORDS:
+            value = arg.value
+            if isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)) and dotted(value) != "None":
+                return True
+    return False
+
+
+def reconnect_session(call: cst.Call, ctx: Context, loop: Loop | None) -> str | None:
+    """Why a client built in a ``while`` loop is one per session or period, not one per item, or None.
+
+    A reconnect loop builds a connection and then serves many items with it
+    (a nested loop that uses the client: ``async for msg in ws``,
+    ``for line in sock.makefile()``); a periodic loop pauses (a sleep of at
+    least 0.1 s among the loop body's own statements) before it builds the
+    next one.
+    """
+    if loop is None or loop.kind != "while":
+        return None
+    body = getattr(loop.node, "body", None)
+    if not isinstance(body, cst.IndentedBlock):
+        return None
+    tops = [s for s in body.body if isinstance(s, cst.SimpleStatementLine)]
+    for stmt in body.body:
+        if isinstance(stmt, cst.Try) and stmt.finalbody is not None:
+            tops.append(stmt.finalbody)
+    if paced(tops, ctx):
+        return "a periodic loop: it pauses between connections"
+    name = _bound_name(call, ctx)
+    if name is None:
+        return None
+    for node in iter_nodes(body):
+        if isinstance(node, (cst.For, cst.While)) and node is not loop.node:
+            head = node.iter if isinstance(node, cst.For) else node.test
+            if any(dotted(n) == name or (isinstance(n, cst.Name) and n.value == name) for n in iter_nodes(head)):
+                return "a reconnect loop: each connection serves many items"
+            if isinstance(node, cst.While) and any(isinstance(n, cst.Name) and n.value == name for n in iter_nodes(node.body)):
+                return "a reconnect loop: each connection serves many items"
+    return None
+
+
+def _bound_name(call: cst.Call, ctx: Context) -> str | None:
+    """The name *call*'s result is bound to (``x = call``, ``x, y = await call``, ``with call as x``)."""
+    for anc in reversed(ctx.ancestors):
+        if isinstance(anc, cst.With):
+            for item in anc.items:
+                value = item.item.expression if isinstance(item.item, cst.Await) else item.item
+                if value is call and item.asname is not None:
+                    return dotted(item.asname.name)
+            return None
+        if isinstance(anc, cst.Assign) and len(anc.targets) == 1:
+            target = anc.targets[0].target
+            if isinstance(target, (cst.Tuple, cst.List)) and target.elements:
+                return dotted(target.elements[0].value)
+            return dotted(target)
+        if isinstance(anc, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+            return None
     return None
 
 

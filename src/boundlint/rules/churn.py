@@ -15,7 +15,8 @@ import re
 import libcst as cst
 
 from boundlint.analysis.clients import (
-    CLIENT_FACTORIES, client_constructor, reused, server_socket, sessionless_name, sessionless_request,
+    CLIENT_FACTORIES, client_constructor, helper_constructor, reconnect_session, reused, server_socket,
+    sessionless_name, sessionless_request,
 )
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.storms import function_node, iterations_bounded, loop_source
@@ -54,7 +55,12 @@ class ClientPerItem(Rule):
     clients, gRPC channels (`grpc.insecure_channel`, `grpc.aio` ...),
     `boto3.client` / `resource` / `Session`, `aioboto3.Session`,
     Elasticsearch clients, aiokafka / kafka producers and consumers, pika
-    and aio-pika connections, SQLAlchemy engines.
+    and aio-pika connections, SQLAlchemy engines, other database drivers'
+    `connect`, `asyncio.open_connection` and trio / anyio TCP streams,
+    websocket connections, and the standard library's `smtplib`, `ftplib`,
+    `imaplib` and `poplib` clients.  A same-module helper that builds and
+    returns such a client (`def _client(): return httpx.Client(...)`)
+    counts as its constructor.
 
     ## Why is this bad?
     A client owns a connection pool; building one per item throws the pool
@@ -75,7 +81,13 @@ class ClientPerItem(Rule):
     - a failover loop that leaves at its first success
       (`for addr in getaddrinfo(...): try: ...; break`);
     - a `socket.socket()` that the code binds (`sock.bind(...)`): a listener,
-      not a client connection.
+      not a client connection;
+    - a thin handle over a pool, connector or transport built elsewhere
+      (`Redis(connection_pool=POOL)`, `ClientSession(connector=shared)`,
+      `httpx.Client(transport=shared)`);
+    - a `while` loop that reconnects: the connection then serves many items
+      in a nested loop (`async for message in ws`), or the loop pauses
+      (a sleep of at least 0.1 s among its own statements) before the next.
 
     ## Options
     In `[tool.boundlint.churn]`: `client-factories` adds constructors by
@@ -140,11 +152,13 @@ class ClientPerItem(Rule):
 
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
         worker_index(ctx).note_call(node, ctx)
-        factory = client_constructor(node, ctx)
+        factory = client_constructor(node, ctx) or helper_constructor(node, ctx)
         if factory is None:
             return
         loop = _innermost_unbounded(ctx)
         if reused(node, ctx, loop) or server_socket(node, ctx, loop.node if loop is not None else function_node(ctx)):
+            return
+        if reconnect_session(node, ctx, loop):
             return
         kind = _kind(factory)
         if loop is not None:
