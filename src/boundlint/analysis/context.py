@@ -293,13 +293,17 @@ class Context:
             return []
         return self.index.class_attrs.get(cls, {}).get(attr, [])
 
-    def resolve_callable(self, func: cst.BaseExpression) -> cst.CSTNode | None:
+    def resolve_callable(self, func: cst.BaseExpression, _depth: int = 0) -> cst.CSTNode | None:
         """The same-module def (or lambda) that *func* names, or None.
 
         Handles a bare name (nested def, module function), ``self.m`` /
         ``cls.m`` (a method of the enclosing class), a lambda, and
-        ``functools.partial(f, ...)``.
+        ``functools.partial(f, ...)``.  A rebinding such as
+        ``fn = partial(fn, x)`` refers to itself, so the chain is followed a
+        few steps only.
         """
+        if _depth > 8:
+            return None
         if isinstance(func, cst.Lambda):
             return func
         if isinstance(func, cst.Name):
@@ -309,14 +313,14 @@ class Context:
                 if bound is not None and bound[1] and bound[1][-1] is not None:
                     value = bound[1][-1]
                     if isinstance(value, (cst.Lambda, cst.Call)):
-                        return self.resolve_callable(value)
+                        return self.resolve_callable(value, _depth + 1)
             return found
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
             return self.method(func.attr.value)
         if isinstance(func, cst.Call) and func.args:
             q = self.qualname(func.func)
             if q == "functools.partial" or dotted(func.func) == "partial":
-                return self.resolve_callable(func.args[0].value)
+                return self.resolve_callable(func.args[0].value, _depth + 1)
         return None
 
     def loop_with_target(self, name: str) -> Loop | None:
