@@ -71,8 +71,11 @@ class UncheckedRepeatedField(Rule):
     plural lower_snake_case (`uris`, `post_ids`, `children`, `*_list`), or
     any field iterated with `.items()` / `.keys()` / `.values()` (a map);
     `request.text` (a string) and `request.DESCRIPTOR.fields` are not.  A
-    copy alone (`sorted(request.ids)`) does no per-item work and is not
-    reported.  The finding is on the expression naming the field.
+    copy alone does no per-item work and is not reported: `sorted(request.ids)`,
+    or a comprehension that only normalises or reads its items
+    (`[u.strip() for u in request.uris]`, `sum(i.quantity for i in request.items)`:
+    no `await`, no call but the item's own methods and conversion builtins);
+    its iteration later is.  The finding is on the expression naming the field.
 
     ## Why is this bad?
     A protobuf `repeated` field has no size limit: only the 4 MB default
@@ -188,20 +191,22 @@ class UncheckedRepeatedField(Rule):
 
     def _visit_comp(self, node, ctx: Context) -> None:
         if self._methods:
+            cheap = _cheap_comp(node)  # a normalising copy: [u.strip() for u in request.uris]
             comp_for = node.for_in
             while comp_for is not None:
-                self._iterated(comp_for.iter, comp_for.target, ctx)
+                self._iterated(comp_for.iter, comp_for.target, ctx, check=not cheap)
                 comp_for = comp_for.inner_for_in
 
     visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _visit_comp
 
-    def _iterated(self, source: cst.BaseExpression, target: cst.BaseExpression, ctx: Context) -> None:
+    def _iterated(self, source: cst.BaseExpression, target: cst.BaseExpression, ctx: Context, check: bool = True) -> None:
         method = self._methods[-1]
         if isinstance(source, cst.Name) and (source.value in method.requests or source.value in method.streams) and isinstance(target, cst.Name):
             # for req in request_iterator: each streamed message is a request too
             method.requests.add(target.value)
             return
-        self._check(source, ctx)
+        if check:
+            self._check(source, ctx)
 
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
         if not self._methods:
@@ -350,13 +355,52 @@ def _iterates_param(func: cst.FunctionDef, name: str, ctx: Context) -> bool:
 
 
 def _unwrap_copy(expr: cst.BaseExpression) -> cst.BaseExpression:
-    """``sorted(set(x))`` / ``list(x)`` -> ``x``: a copy holds the same items."""
+    """``sorted(set(x))`` / ``list(x)`` / ``[u.strip() for u in x]`` -> ``x``: a copy holds the same items."""
     for _ in range(3):
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in _COPIES and expr.args:
             expr = expr.args[0].value
             continue
+        if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp)) and expr.for_in.inner_for_in is None and _cheap_comp(expr):
+            expr = expr.for_in.iter
+            continue
         break
     return expr
+
+
+_CHEAP_CALLS = frozenset({"str", "int", "float", "bool", "len", "tuple", "abs", "round", "repr", "isinstance"})
+
+
+def _cheap_comp(node: cst.BaseComp) -> bool:
+    """True when a comprehension only copies or normalises its items (``u.strip()``, ``item.id``,
+    ``str(i)``): no await and no call but a method of the item or a conversion builtin."""
+    targets: set[str] = set()
+    comp_for = node.for_in
+    parts: list[cst.CSTNode] = []
+    while comp_for is not None:
+        for n in limits.iter_nodes(comp_for.target):
+            if isinstance(n, cst.Name):
+                targets.add(n.value)
+        parts.extend(i.test for i in comp_for.ifs)
+        comp_for = comp_for.inner_for_in
+    parts.extend([node.key, node.value] if isinstance(node, cst.DictComp) else [node.elt])
+    for part in parts:
+        for n in limits.iter_nodes(part, into_defs=True):
+            if isinstance(n, (cst.Await, cst.Lambda, cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)) and n is not part:
+                return False
+            if isinstance(n, cst.Await):
+                return False
+            if isinstance(n, cst.Call):
+                func = n.func
+                if isinstance(func, cst.Name) and func.value in _CHEAP_CALLS:
+                    continue
+                root = func
+                while isinstance(root, (cst.Attribute, cst.Subscript)):
+                    root = root.value
+                # a method of the item (u.strip()) or of a value judged on its own (str(u).lower())
+                if isinstance(func, cst.Attribute) and (isinstance(root, cst.Call) or isinstance(root, cst.Name) and root.value in targets):
+                    continue
+                return False
+    return True
 
 
 def _unwrap_iter(expr: cst.BaseExpression, ctx: Context) -> tuple[cst.BaseExpression, bool]:
