@@ -45,8 +45,8 @@ def download(pins: list[str], dest: Path) -> None:
     """Fetch the wheels for *pins* into *dest*; raises CalledProcessError on failure."""
     cmd = [
         sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-        "--platform", "manylinux_2_28_x86_64", "--python-version", "3.11",
-        "--implementation", "cp", "--abi", "cp311", "-q", "-d", str(dest), *pins,
+        "--platform", "manylinux_2_28_x86_64", "--platform", "manylinux_2_17_x86_64", "--python-version", "3.11",
+        "--implementation", "cp", "--abi", "cp311", "--abi", "abi3", "--abi", "none", "-q", "-d", str(dest), *pins,
     ]
     subprocess.run(cmd, check=True)
 
