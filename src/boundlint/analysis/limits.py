@@ -52,7 +52,7 @@ DEFAULT_BOUNDED_NAMES = (
     "hooks", "plugins", "middlewares", "middleware", "shards", "replicas", "nodes", "sentinels",
     "databases", "dbs", "backends", "services", "apps", "applications", "pools", "storages",
     "sinks", "exporters", "deployments", "health_checks", "queues", "brokers", "broker_urls", "exchanges",
-    "topics",
+    "topics", "base_urls", "upstreams",
 )
 # Per-item work that releases what already exists: closing every pool connection at
 # shutdown multiplies nothing.
@@ -517,22 +517,47 @@ def callee_limit(func: cst.BaseExpression, ctx: Context, depth: int = 0) -> str 
         return None
     params = {p.name.value: p for p in (*target.params.params, *target.params.kwonly_params, *target.params.posonly_params)}
     for node in iter_nodes(target.body):
-        if isinstance(node, cst.WithItem) and is_limiter(node.item, ctx, params):
+        if isinstance(node, cst.WithItem) and is_limiter(node.item, ctx, params) and not _per_call_limiter(node.item, target, ctx):
             return f"a limiter in `{target.name.value}`"
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "acquire":
-            if is_limiter(node.func.value, ctx, params):
+            if is_limiter(node.func.value, ctx, params) and not _per_call_limiter(node.func.value, target, ctx):
                 return f"a limiter in `{target.name.value}`"
     return None
 
 
-def loop_backpressure(loop: Loop, site: cst.CSTNode, ctx: Context) -> str | None:
+def _limiter_constructor(expr: cst.BaseExpression, ctx: Context) -> bool:
+    if not isinstance(expr, cst.Call):
+        return False
+    q = ctx.qualname(expr.func) or dotted(expr.func) or ""
+    return q in LIMITER_TYPES or q.rsplit(".", 1)[-1] in LIMITER_CLASS_NAMES
+
+
+def _per_call_limiter(expr: cst.BaseExpression, target: cst.FunctionDef, ctx: Context) -> bool:
+    """True when the spawned function builds the limiter itself (``sem = Semaphore(10)`` in its body).
+
+    Each task then holds its own semaphore, shared with nobody: it bounds nothing.
+    """
+    if _limiter_constructor(expr, ctx):
+        return True
+    if not isinstance(expr, cst.Name):
+        return False
+    for node in iter_nodes(target.body):
+        if isinstance(node, cst.Assign) and _limiter_constructor(node.value, ctx):
+            if any(isinstance(t.target, cst.Name) and t.target.value == expr.value for t in node.targets):
+                return True
+    return False
+
+
+def loop_backpressure(loop: Loop, site: cst.CSTNode, ctx: Context, held: bool = True) -> str | None:
     """Why the loop cannot run ahead of its workers, or None.
 
     Counts ``await sem.acquire()`` in the loop body, a limiter ``with``
     around the spawn inside the loop, and a length check on in-flight work
     whose branch waits (``if len(pending) >= N: await asyncio.wait(...)``).
+    With *held* false a limiter ``with`` does not count: it is released as
+    soon as a task is started, not when the task ends.
     """
-    for item in ctx.frame.withs:
+    for item in ctx.frame.withs if held else ():
         if is_limiter(item.item, ctx):
             return "a limiter held by the spawning loop"
     body = loop.node.body if loop.kind in ("for", "while") else None
