@@ -50,7 +50,7 @@ class UncheckedRepeatedField(Rule):
       PascalCase like the proto's RPC);
     - grpclib: a method `(self, stream: Stream[...])` of a `*Base` class,
       whose request is `await stream.recv_message()`;
-    - betterproto: a method `(self, request: GetPostsRequest)` of a `*Base` class.
+    - betterproto: a method `(self, request: GetPostsRequest)` of a `*ServiceBase` class.
 
     Per-item work: `for uri in request.uris`, `[f(x) for x in request.items]`,
     `map(f, request.ids)`, `executor.map(f, request.ids)`, reached also
@@ -105,7 +105,8 @@ class UncheckedRepeatedField(Rule):
       `itertools.islice(request.uris, 100)`), or `zip` with a checked field.
     """
     code, name = "BND203", "unchecked-repeated-field"
-    prefilter = re.compile(r"Servicer|Base\b")
+    # grpcio servicers, grpclib handlers (their request comes from recv_message), betterproto service bases
+    prefilter = re.compile(r"Servicer|recv_message|ServiceBase\b")
     message = "`{method}` iterates request field `{field}` with no length check before it"
     hint = ("reject oversized requests first: `if len(request.field) > MAX: context.abort(grpc.StatusCode.INVALID_ARGUMENT, ...)`, "
             "or declare protovalidate `repeated.max_items` and validate the request")
@@ -159,7 +160,7 @@ class UncheckedRepeatedField(Rule):
                 return
             request = params[1].name.value
             self._methods.append(_Method(node, request, {request}))
-        elif len(params) == 2 and params[1].annotation is not None and _is_service_base(cls, ctx):
+        elif len(params) == 2 and params[1].annotation is not None and _is_service_base(cls, ctx, "Base"):
             param = params[1]
             ann = param.annotation.annotation
             head = ann.value if isinstance(ann, cst.Subscript) else ann
@@ -167,7 +168,7 @@ class UncheckedRepeatedField(Rule):
             if head_name == "Stream" and ctx.names.imports_from(("grpclib",)):
                 # grpclib: request = await stream.recv_message()
                 self._methods.append(_Method(node, param.name.value, set(), streams={param.name.value}))
-            elif _message_type(ann, ctx):
+            elif _message_type(ann, ctx) and _is_service_base(cls, ctx, "ServiceBase"):
                 # betterproto: async def get_posts(self, request: GetPostsRequest)
                 self._methods.append(_Method(node, param.name.value, {param.name.value}))
 
@@ -466,12 +467,12 @@ def _message_type(ann: cst.BaseExpression, ctx: Context) -> bool:
     return not q.startswith(_WEB_REQUESTS)
 
 
-def _is_service_base(cls: cst.ClassDef, ctx: Context) -> bool:
-    """A class deriving from a generated grpclib / betterproto service base (``PostsServiceBase``, ``GreeterBase``)."""
+def _is_service_base(cls: cst.ClassDef, ctx: Context, suffix: str) -> bool:
+    """A class deriving from a generated grpclib (``GreeterBase``) or betterproto (``PostsServiceBase``) service base."""
     for arg in cls.bases:
         name = dotted(arg.value) or ""
         last = name.rsplit(".", 1)[-1]
-        if last.endswith("Base") and not last.endswith(("ModelBase", "SchemaBase")) and last != "Base":
+        if last.endswith(suffix) and not last.endswith(("ModelBase", "SchemaBase")) and last != suffix:
             q = ctx.qualname(arg.value) or ""
             if not q.startswith(_WEB_REQUESTS):
                 return True
