@@ -122,6 +122,8 @@ def is_event_loop(expr: cst.BaseExpression, ctx: Context) -> bool:
         return False
     if _annotation_short(expr, ctx) in ("AbstractEventLoop", "BaseEventLoop"):
         return True
+    if isinstance(expr, cst.Call) and not expr.args and _call_name(expr, ctx) in LOOP_FACTORIES:
+        return True  # asyncio.get_event_loop().create_task(...)
     name = dotted(expr) or ""
     return name.rsplit(".", 1)[-1] in _LOOP_NAMES or name.endswith("get_event_loop()")
 
@@ -163,9 +165,22 @@ def thread_constructor(expr: cst.BaseExpression, ctx: Context) -> cst.Call | Non
     for v in candidates:
         if isinstance(v, cst.Call):
             name = ctx.qualname(v.func) or ""
-            if name in THREAD_TYPES:
+            if name in THREAD_TYPES or (isinstance(v.func, cst.Name) and thread_subclass(v.func.value, ctx)):
                 return v
     return None
+
+
+def thread_subclass(name: str, ctx: Context, depth: int = 0) -> bool:
+    """True when *name* is a same-module class derived (directly or not) from ``threading.Thread`` / ``Process``."""
+    cls = ctx.index.classes.get(name)
+    if cls is None or depth > 3:
+        return False
+    for base in cls.bases:
+        if (ctx.qualname(base.value) or "") in THREAD_TYPES:
+            return True
+        if isinstance(base.value, cst.Name) and base.value.value != name and thread_subclass(base.value.value, ctx, depth + 1):
+            return True
+    return False
 
 
 def spawn_of(call: cst.Call, ctx: Context) -> Spawn | None:

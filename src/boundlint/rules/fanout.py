@@ -32,9 +32,12 @@ _LIMITS_DOC = """
       `BoundedSemaphore`, anyio/trio `CapacityLimiter` or
       `aiolimiter.AsyncLimiter` (or acquires one), also when it is passed in,
       or one of your own limiter helpers named in the `limiter-helpers`
-      option; the limiter's own size must not come from `len()` of the input;
+      option; the limiter's own size must not come from `len()` of the input,
+      and every task must share it (a `Semaphore(N)` the spawned function
+      builds itself is one per task and bounds nothing);
     - the spawning loop waits for capacity: `await sem.acquire()`, or a
-      `len(pending) >= N` check that awaits in-flight work;
+      `len(pending) >= N` check that awaits in-flight work (a semaphore held
+      around the spawn does not count: it is released once the task starts);
     - a dominating guard earlier in the function: `if len(xs) > N: raise`
       (or `return`, `abort(...)`), also through `n = len(xs)`, or
       `assert len(xs) <= N`, or a same-module helper called first that
@@ -90,7 +93,8 @@ def spawn_limit(spawn: Spawn, loops: list[Loop], ctx: Context) -> tuple[Unbounde
         limit = limits.callee_limit(spawn.target, ctx)
         if limit:
             return found, limit
-    limit = limits.loop_backpressure(found.loop, spawn.call, ctx)
+    # a limiter held around the spawn is released once the task starts, not when it ends
+    limit = limits.loop_backpressure(found.loop, spawn.call, ctx, held=False)
     if limit:
         return found, limit
     return found, None
@@ -349,7 +353,7 @@ class ThreadPerItem(Rule):
     __doc__ = _doc("""
     ## What it does
     Flags `threading.Thread(...).start()` and `multiprocessing.Process(...).start()`
-    once per item of an unbounded loop.
+    (or of a same-module subclass of either) once per item of an unbounded loop.
 
     ## Why is this bad?
     Every item costs an OS thread (with its stack) or a whole process.  A large
