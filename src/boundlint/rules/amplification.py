@@ -91,6 +91,9 @@ class LogStormInLoop(Rule):
       `if key not in seen: seen.add(key)`);
     - a `raise`, `return` or `break` right after the log call: the error
       leaves the loop, so it is logged once;
+    - a retry or fallback loop that stops at its first success: its
+      attempts are few, unless it is an endless retry that goes straight
+      back to the failing call (BND303's finding), which logs once per spin;
     - a pause on the failing path: `time.sleep` / `asyncio.sleep` / anyio /
       trio sleep of at least 0.1 s (or of a computed delay), or
       `Event.wait(timeout)`, in the handler or among the loop body's
@@ -185,8 +188,21 @@ class LogStormInLoop(Rule):
         if found is None or found[1] is None:
             return
         handler, loop = found
-        if loop_storm_limit(ctx, handler, loop) is None:
+        if loop_storms(ctx, handler, loop):
             self.report(node, call=log.text, what=describe(log), loop=_loop_text(loop))
+
+
+def loop_storms(ctx: Context, handler: cst.ExceptHandler, loop: Loop) -> bool:
+    """True when a log call in *handler* writes a line per failed iteration of *loop*.
+
+    A retry loop stops at its first success, so its attempts are few, unless
+    it spins: an endless retry with no pause (BND303's finding) logs once
+    per attempt, as fast as the CPU allows.
+    """
+    limit = loop_storm_limit(ctx, handler, loop)
+    if limit is None:
+        return True
+    return limit.startswith("a retry") and spinning_retry(handler, ctx) is not None
 
 
 # -- BND302 --------------------------------------------------------------------------
@@ -297,7 +313,7 @@ class LogStormInWorker(Rule):
         if found is None:
             return
         handler, loop = found
-        if loop is not None and loop_storm_limit(ctx, handler, loop) is None:
+        if loop is not None and loop_storms(ctx, handler, loop):
             return  # BND301 reports it
         func = function_node(ctx)
         if func is None or guarded(ctx, func, func):
@@ -398,31 +414,43 @@ class RetryWithoutBackoff(Rule):
     )
 
     def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx: Context) -> None:
-        loops = ctx.frame.loops
-        if not loops or len(ctx.ancestors) < 4:
-            return
-        loop = loops[-1]
-        try_node, block = ctx.ancestors[-2], ctx.ancestors[-3]
-        if ctx.ancestors[-4] is not loop.node or getattr(loop.node, "body", None) is not block:
-            return  # the try is not a statement of the loop body
-        if not self._endless(loop, ctx) or not _retry_shape(loop, try_node):
-            return
-        if _handler_leaves(node) or _waiting_error(node) or _prompts(loop.node, ctx) or _changes_attempt(node, try_node, block):
-            return
-        call = next((n for n in iter_nodes(try_node.body) if isinstance(n, cst.Call)), None)
-        if call is None or paced([loop.node], ctx) or retry_decorated(ctx):
-            return
-        error = short(node.type, 60) if node.type is not None else "BaseException"
-        self.report(node, error=error, loop=_loop_head(loop), call=short(call.func) + "(...)")
+        found = spinning_retry(node, ctx)
+        if found is not None:
+            loop, call = found
+            error = short(node.type, 60) if node.type is not None else "BaseException"
+            self.report(node, error=error, loop=_loop_head(loop), call=short(call.func) + "(...)")
 
-    @staticmethod
-    def _endless(loop: Loop, ctx: Context) -> bool:
-        if loop.kind == "while":
-            return iterations_bounded(loop, ctx) is None
-        if loop.kind == "for" and isinstance(loop.iter, cst.Call):
-            name = ctx.qualname(loop.iter.func) or ""
-            return name in _ENDLESS_ITERS and not (name == "itertools.repeat" and len(loop.iter.args) > 1)
-        return False
+
+def spinning_retry(handler: cst.ExceptHandler, ctx: Context) -> tuple[Loop, cst.Call] | None:
+    """``(loop, retried call)`` when *handler* sends an endless retry loop straight back to its call, else None.
+
+    Works at the handler or anywhere inside it (the handler is found among ``ctx.ancestors``).
+    """
+    at = next((i for i in range(len(ctx.ancestors) - 1, -1, -1) if ctx.ancestors[i] is handler), len(ctx.ancestors))
+    ancestors = ctx.ancestors[:at]
+    loop = next((lp for lp in reversed(ctx.frame.loops) if any(a is lp.node for a in ancestors)), None)
+    if loop is None or len(ancestors) < 3:
+        return None
+    try_node, block = ancestors[-1], ancestors[-2]
+    if ancestors[-3] is not loop.node or getattr(loop.node, "body", None) is not block:
+        return None  # the try is not a statement of the loop body
+    if not _endless(loop, ctx) or not _retry_shape(loop, try_node):
+        return None
+    if _handler_leaves(handler) or _waiting_error(handler) or _prompts(loop.node, ctx) or _changes_attempt(handler, try_node, block):
+        return None
+    call = next((n for n in iter_nodes(try_node.body) if isinstance(n, cst.Call)), None)
+    if call is None or paced([loop.node], ctx) or retry_decorated(ctx):
+        return None
+    return loop, call
+
+
+def _endless(loop: Loop, ctx: Context) -> bool:
+    if loop.kind == "while":
+        return iterations_bounded(loop, ctx) is None
+    if loop.kind == "for" and isinstance(loop.iter, cst.Call):
+        name = ctx.qualname(loop.iter.func) or ""
+        return name in _ENDLESS_ITERS and not (name == "itertools.repeat" and len(loop.iter.args) > 1)
+    return False
 
 
 def _loop_head(loop: Loop) -> str:
