@@ -9,14 +9,13 @@ import libcst as cst
 
 from boundlint.analysis import models as m
 from boundlint.analysis.context import Context
+from boundlint.config import REQUEST_MODEL_PATTERNS
 from boundlint.rules.base import Example, Rule
 from boundlint.rules.request_shape.endpoints import (
     DEFAULT_EXTRA_ENDPOINT_DECORATORS, endpoint_framework, function_params, input_decorator_models,
 )
 
-DEFAULT_REQUEST_MODEL_PATTERNS = (
-    "*Request", "*Req", "*Params", "*Query", "*Body", "*Payload", "*Input", "*Command", "*Batch", "*Create", "*Update",
-)
+DEFAULT_REQUEST_MODEL_PATTERNS = REQUEST_MODEL_PATTERNS
 # Names that say a model is output or configuration: never judged by name or partial caps alone.
 NOT_REQUEST_MODEL_PATTERNS = (
     "*Response", "*Resp", "*Result", "*Results", "*Output", "*Reply", "*Config", "*Settings", "*Options", "*Conf",
@@ -99,7 +98,7 @@ class UnboundedRequestCollection(Rule):
     - or, for pydantic and msgspec models and marshmallow schemas, whose
       class name matches `request-model-patterns` (by default `*Request`,
       `*Req`, `*Params`, `*Query`, `*Body`, `*Payload`, `*Input`,
-      `*Command`, `*Batch`, `*Create`, `*Update`).
+      `*Command`, `*Batch`, `*Create`, `*Update`, `*Form`).
     Same-module base classes of a request model are judged with it.
     SQLModel tables (`table=True`) are storage, never judged.  A
     plain `@dataclass`, attrs class or `TypedDict` validates nothing when
