@@ -144,7 +144,8 @@ def log_call(call: cst.Call, ctx: Context) -> LogCall | None:
     Counts ``<logger>.warning/warn/error/exception/critical/fatal(...)``,
     ``<logger>.log(level, ...)`` with a level of WARNING or more, the same
     on the ``logging`` module, ``traceback.print_exc()`` /
-    ``print_exception()`` and ``print(..., file=sys.stderr)``.
+    ``print_exception()``, ``print(..., file=sys.stderr)`` and
+    ``sys.stderr.write(...)``.
     """
     func = call.func
     if isinstance(func, cst.Name):
@@ -157,6 +158,8 @@ def log_call(call: cst.Call, ctx: Context) -> LogCall | None:
     q = ctx.qualname(func)
     if q in ("traceback.print_exc", "traceback.print_exception"):
         return LogCall(call, "traceback", q + "()")
+    if q == "sys.stderr.write":
+        return LogCall(call, "stderr", "sys.stderr.write(...)")
     if not isinstance(func, cst.Attribute):
         return None
     method = func.attr.value

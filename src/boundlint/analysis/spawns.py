@@ -36,7 +36,9 @@ EXECUTOR_TYPES = frozenset({
     "loky.get_reusable_executor",
 })
 _EXECUTOR_NAMES = re.compile(r"executor|(^|_)pool$", re.I)
-THREAD_TYPES = frozenset({"threading.Thread", "multiprocessing.Process"})
+THREAD_TYPES = frozenset({"threading.Thread", "threading.Timer", "multiprocessing.Process"})
+# Green-thread spawns: one greenlet per call, nothing waits for a free slot (a gevent Pool's spawn does).
+GREENLET_SPAWNS = frozenset({"gevent.spawn", "gevent.spawn_later", "eventlet.spawn", "eventlet.spawn_n", "eventlet.spawn_after"})
 _POOL_METHODS = frozenset({"submit", "map", "imap", "imap_unordered", "starmap", "apply_async", "map_async", "starmap_async"})
 
 
@@ -193,6 +195,9 @@ def spawn_of(call: cst.Call, ctx: Context) -> Spawn | None:
         if q in ("asyncio.create_task", "asyncio.ensure_future"):
             inner = _first_positional(call)
             return Spawn("task", q, call, inner.func if isinstance(inner, cst.Call) else None)
+        if q in GREENLET_SPAWNS:
+            index = 1 if q.endswith(("_later", "_after")) else 0
+            return Spawn("task", q, call, _first_positional(call, index))
     if not isinstance(func, cst.Attribute):
         return None
     method, receiver = func.attr.value, func.value

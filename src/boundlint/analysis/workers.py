@@ -32,6 +32,7 @@ _TO_THREAD = frozenset({"asyncio.to_thread", "anyio.to_thread.run_sync", "trio.t
 _SPAWN_NAMES = frozenset({
     "gather", "wait", "as_completed", "create_task", "ensure_future", "start_soon", "start", "run_in_executor",
     "submit", "map", "imap", "imap_unordered", "starmap", "apply_async", "map_async", "starmap_async",
+    "spawn", "spawn_n", "spawn_later", "spawn_after",
 })
 # A regex lookahead true when a text can contain a spawn call (for the rules' text prefilters).
 # Text every fan-out site contains (one of its method or function names); for prefilters.

@@ -31,8 +31,8 @@ _LOGGERS_DOC = """
     A call at warning level or above: `warning` / `warn` / `error` /
     `exception` / `critical` / `fatal` (and structlog's `aerror` ...) or
     `log(level, ...)` with a level of WARNING or more, on a logger, on the
-    `logging` module, `traceback.print_exc()` / `print_exception()` and
-    `print(..., file=sys.stderr)`.  A logger is recognised by how it was made
+    `logging` module, `traceback.print_exc()` / `print_exception()`,
+    `print(..., file=sys.stderr)` and `sys.stderr.write(...)`.  A logger is recognised by how it was made
     (`logging.getLogger`, `structlog.get_logger`, `loguru.logger`, a
     `get_logger` / `get_task_logger` helper, `getChild` / `bind` on a
     logger), else by its name: `logger`, `log`, `LOG`, `_logger`, `_LOGGER`,

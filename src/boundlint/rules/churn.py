@@ -71,7 +71,9 @@ class ClientPerItem(Rule):
 
     ## What counts as a limit
     - the client is built once, outside the loop or worker, and reused
-      (also when it is passed in as a parameter);
+      (also when it is passed in as a parameter).  A same-module function
+      that builds a client and is called per item of an unbounded `for`
+      loop builds one per item (the finding is on its constructor);
     - the loop runs over a bounded source (the shared rules of BND1xx), or
       the fan-out over a bounded source or a fixed pool of workers;
     - the client is kept for reuse: stored on an attribute or in a mapping
@@ -149,11 +151,27 @@ class ClientPerItem(Rule):
     def __init__(self, sink):
         super().__init__(sink)
         self._candidates: list[tuple[cst.Call, cst.CSTNode, str]] = []
+        # same-module functions called once per item of a for loop: id(def) -> (loop source, caller)
+        self._looped: dict[int, tuple[str, str]] = {}
+
+    def _note_loop_call(self, node: cst.Call, ctx: Context) -> None:
+        """Record a same-module function called per item of an unbounded ``for`` loop (sequential churn)."""
+        if not ctx.frame.loops or not isinstance(node.func, (cst.Name, cst.Attribute)):
+            return
+        target = ctx.resolve_callable(node.func)
+        if not isinstance(target, cst.FunctionDef) or id(target) in self._looped:
+            return
+        loop = _innermost_unbounded(ctx)
+        if loop is None or loop.kind == "while":
+            return  # a while loop may reconnect per session; a for loop runs per item
+        caller = function_node(ctx)
+        self._looped[id(target)] = (loop_source(loop), _func_name(caller) if caller is not None else "<module>")
 
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
         worker_index(ctx).note_call(node, ctx)
         factory = client_constructor(node, ctx) or helper_constructor(node, ctx)
         if factory is None:
+            self._note_loop_call(node, ctx)
             return
         loop = _innermost_unbounded(ctx)
         if reused(node, ctx, loop) or server_socket(node, ctx, loop.node if loop is not None else function_node(ctx)):
@@ -175,7 +193,12 @@ class ClientPerItem(Rule):
             site = index.site_of(func)
             if site is not None:
                 self.report(call, call=short(call.func) + "(...)", kind=kind, where=_worker_text(func, site))
+            elif id(func) in self._looped:
+                source, caller = self._looped[id(func)]
+                where = f"in `{_func_name(func)}`, which `{caller}` calls per item of `{source}`"
+                self.report(call, call=short(call.func) + "(...)", kind=kind, where=where)
         self._candidates.clear()
+        self._looped.clear()
 
 
 def _kind(factory: str) -> str:

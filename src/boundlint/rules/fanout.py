@@ -89,7 +89,7 @@ def spawn_limit(spawn: Spawn, loops: list[Loop], ctx: Context) -> tuple[Unbounde
         return found, "releases existing resources"
     if awaited_in_iteration(spawn, found.loop, ctx):
         return found, "awaited before the next iteration"
-    if spawn.target is not None:
+    if spawn.target is not None and not input_sized_limiter(spawn.call, ctx):
         limit = limits.callee_limit(spawn.target, ctx)
         if limit:
             return found, limit
@@ -98,6 +98,23 @@ def spawn_limit(spawn: Spawn, loops: list[Loop], ctx: Context) -> tuple[Unbounde
     if limit:
         return found, limit
     return found, None
+
+
+def input_sized_limiter(call: cst.Call, ctx: Context) -> bool:
+    """True when *call* hands its tasks a limiter sized from the input (``sem = Semaphore(len(names))``).
+
+    The spawned function acquires it, but it has a slot per item: it bounds nothing.
+    """
+    for node in limits.iter_nodes(call):
+        if not isinstance(node, cst.Name):
+            continue
+        bound = ctx.lookup(node.value)
+        for value in bound[1] if bound else ():
+            if isinstance(value, cst.Call) and value.args:
+                q = ctx.qualname(value.func) or dotted(value.func) or ""
+                if (q in limits.LIMITER_TYPES or q.rsplit(".", 1)[-1] in limits.LIMITER_CLASS_NAMES) and limits.size_from_input(value.args[0].value, ctx):
+                    return True
+    return False
 
 
 _WAIT_WRAPPERS = frozenset({"wait_for", "shield", "wait", "timeout"})
@@ -254,17 +271,17 @@ class UnboundedGather(Rule):
             candidates = [first] if first is not None else []
         for expr in candidates:
             built = new_awaitables(expr, ctx)
-            if built is None or self._bounded(built, ctx):
+            if built is None or self._bounded(built, ctx, node):
                 continue
             source = built.sources[0] if built.sources else expr
             self.report(node, call=short(node.func) + "(...)", source=short(source))
             return
 
     @staticmethod
-    def _bounded(built: NewAwaitables, ctx: Context) -> bool:
+    def _bounded(built: NewAwaitables, ctx: Context, call: cst.Call | None = None) -> bool:
         if limits.teardown_call(built.target):
             return True
-        if built.target is not None and limits.callee_limit(built.target, ctx):
+        if built.target is not None and limits.callee_limit(built.target, ctx) and not (call and input_sized_limiter(call, ctx)):
             return True
         if not built.sources:
             return False
@@ -283,7 +300,8 @@ class UnboundedTaskSpawn(Rule):
     Flags a task started per item of an unbounded loop or comprehension:
     `TaskGroup.create_task`, anyio `start_soon` / `start`, trio nursery
     `start_soon` / `start`, `asyncio.create_task`, `asyncio.ensure_future`,
-    `loop.create_task` and `loop.run_in_executor`.
+    `loop.create_task`, `loop.run_in_executor`, and gevent / eventlet
+    `spawn` (a greenlet per call).
 
     ## Why is this bad?
     Each iteration starts another concurrent task and nothing waits for a
@@ -292,7 +310,7 @@ class UnboundedTaskSpawn(Rule):
     thousands of concurrent calls to the dependency behind them.
     """)
     code, name = "BND102", "unbounded-task-spawn"
-    prefilter = re.compile(r"\b(?:create_task|ensure_future|start_soon|run_in_executor|start)\b")
+    prefilter = re.compile(r"\b(?:create_task|ensure_future|start_soon|run_in_executor|start|spawn|spawn_n|spawn_later|spawn_after)\b")
     message = "`{call}` starts a task per item of `{source}` with no concurrency limit"
     hint = "bound it: a semaphore or CapacityLimiter acquired in the task, a fixed pool of workers reading a queue, or fixed-size batches"
     invalid = (
@@ -352,8 +370,9 @@ class UnboundedTaskSpawn(Rule):
 class ThreadPerItem(Rule):
     __doc__ = _doc("""
     ## What it does
-    Flags `threading.Thread(...).start()` and `multiprocessing.Process(...).start()`
-    (or of a same-module subclass of either) once per item of an unbounded loop.
+    Flags `threading.Thread(...).start()`, `threading.Timer(...).start()` and
+    `multiprocessing.Process(...).start()` (or of a same-module subclass of
+    these) once per item of an unbounded loop.
 
     ## Why is this bad?
     Every item costs an OS thread (with its stack) or a whole process.  A large
@@ -361,7 +380,7 @@ class ThreadPerItem(Rule):
     all hit the same dependency at once.
     """)
     code, name = "BND103", "thread-per-item"
-    prefilter = re.compile(r"\b(?:Thread|Process)\b")
+    prefilter = re.compile(r"\b(?:Thread|Process|Timer)\b")
     message = "`{call}` starts a {unit} per item of `{source}` with no limit"
     hint = "use a ThreadPoolExecutor with a fixed max_workers, or a fixed number of worker threads reading a queue"
     invalid = (
