@@ -230,8 +230,9 @@ def terminates(body: cst.BaseSuite, ctx: Context | None = None) -> bool:
 
 
 _ABORTS = frozenset({"abort", "exit", "_exit", "abort_with_status", "fail", "reject"})
-# Helpers that abort the call by name: abort_invalid(context, ...), self._reject(...), raise_not_found().
-_ABORT_HELPER = re.compile(r"^_*(abort|reject|raise|fail|deny)(_\w*)?$|^_*\w+_abort$")
+# Helpers that abort the call by name: abort_invalid(context, ...), self._reject(...), raise_not_found();
+# not the conditional ones (raise_for_status(), abort_if_missing()).
+_ABORT_HELPER = re.compile(r"^(?!.*_(?:if|unless|when|for|on)(?:_|$))_*(?:abort|reject|deny|raise)(?:_\w*)?$|^_*\w+_abort$")
 
 
 class Walker:
