@@ -37,6 +37,7 @@ class _Method:
     streams: set[str] = field(default_factory=set)  # grpclib streams whose messages are requests
     reported: set[str] = field(default_factory=set)
     validated: bool = False
+    context: str = ""  # the servicer context parameter: context.abort() in a loop body is no work
 
 
 class UncheckedRepeatedField(Rule):
@@ -58,8 +59,8 @@ class UncheckedRepeatedField(Rule):
       `ids = sorted(set(request.ids))`), a nested message
       (`batch = request.batch; for i in batch.items`), or a slice whose
       bounds the client picks (`request.uris[request.offset:]`);
-    - through a same-module helper: one whose result is iterated
-      (`for u in self._dedupe(request.uris)`), or one handed the field that
+    - through a same-module helper: one returning what it was handed, whose
+      result is iterated (`for u in self._dedupe(request.uris)`), or one handed the field that
       loops over its parameter with no check of its own
       (`await self._load_posts(request.uris)`);
     - in fixed-size batches (`batched(request.uris, 100)`,
@@ -74,8 +75,10 @@ class UncheckedRepeatedField(Rule):
     copy alone does no per-item work and is not reported: `sorted(request.ids)`,
     or a comprehension that only normalises or reads its items
     (`[u.strip() for u in request.uris]`, `sum(i.quantity for i in request.items)`:
-    no `await`, no call but the item's own methods and conversion builtins);
-    its iteration later is.  The finding is on the expression naming the field.
+    no `await`, no call but the item's own methods and conversion builtins),
+    or a loop that only checks or copies them (`if not u.startswith(...):
+    context.abort(...)`, `out.append(u.strip())`); the copy's iteration
+    later is (`out = []` filled in such a loop is followed too).  The finding is on the expression naming the field.
 
     ## Why is this bad?
     A protobuf `repeated` field has no size limit: only the 4 MB default
@@ -159,7 +162,7 @@ class UncheckedRepeatedField(Rule):
             if not _is_servicer(cls, ctx):
                 return
             request = params[1].name.value
-            self._methods.append(_Method(node, request, {request}))
+            self._methods.append(_Method(node, request, {request}, context=params[2].name.value))
         elif len(params) == 2 and params[1].annotation is not None and _is_service_base(cls, ctx, "Base"):
             param = params[1]
             ann = param.annotation.annotation
@@ -188,7 +191,9 @@ class UncheckedRepeatedField(Rule):
 
     def visit_For(self, node: cst.For, ctx: Context) -> None:
         if self._methods:
-            self._iterated(node.iter, node.target, ctx)
+            # a loop that only validates or copies items (abort on a bad one, append a normalised one)
+            cheap = _cheap_loop(node, self._methods[-1].context)
+            self._iterated(node.iter, node.target, ctx, check=not cheap)
 
     def _visit_comp(self, node, ctx: Context) -> None:
         if self._methods:
@@ -267,7 +272,11 @@ class UncheckedRepeatedField(Rule):
                 bound = ctx.lookup(field_expr.value)
                 if bound is None or bound[0].kind == "module" or not bound[1] or bound[1][-1] is None:
                     return None
-                field_expr = _unwrap_copy(bound[1][-1])
+                value = bound[1][-1]
+                if isinstance(value, (cst.List, cst.Set, cst.Dict)) and not value.elements:
+                    # out = []; for u in request.uris: out.append(u.strip())
+                    value = _appended_from(field_expr.value, bound[0]) or value
+                field_expr = _unwrap_copy(value)
                 continue
             break
         if isinstance(field_expr, cst.Subscript) and limits.source_limit(field_expr, ctx) is None:
@@ -355,6 +364,64 @@ def _iterates_param(func: cst.FunctionDef, name: str, ctx: Context) -> bool:
     return found
 
 
+def _returns_first_param(func: cst.FunctionDef, method_call: bool) -> bool:
+    """True when *func* returns (a transform of) its first argument: ``return list(dict.fromkeys(uris))``."""
+    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    if method_call and params and params[0] in ("self", "cls"):
+        params = params[1:]
+    if not params:
+        return False
+    name = params[0]
+    for node in limits.iter_nodes(func.body):
+        if isinstance(node, (cst.Return, cst.Yield)) and node.value is not None:
+            if any(isinstance(n, cst.Name) and n.value == name for n in limits.iter_nodes(node.value, into_defs=True)):
+                return True
+    return False
+
+
+def _appended_from(name: str, scope) -> cst.BaseExpression | None:
+    """The collection a loop walked to fill the empty *name* with ``name.append(...)``, if any."""
+    for _value, loop in scope.appends.get(name, ()):
+        if loop is not None and loop.iter is not None:
+            return _unwrap_copy(loop.iter)
+    return None
+
+
+_CHEAP_METHODS = frozenset({
+    "append", "add", "extend", "update", "setdefault", "get", "appendleft", "discard", "remove", "insert",
+})
+
+
+def _cheap_loop(node: cst.For, context: str) -> bool:
+    """True when a loop body only checks or copies items: no await, no nested loop, no call but the
+    item's own methods, conversion builtins, filling a local collection or the servicer context's
+    ``abort`` / ``set_code``."""
+    targets = {n.value for n in limits.iter_nodes(node.target) if isinstance(n, cst.Name)}
+    for n in limits.iter_nodes(node.body):
+        if isinstance(n, (cst.Await, cst.For, cst.While, cst.With, cst.FunctionDef, cst.Lambda,
+                          cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            return False
+        if isinstance(n, cst.Call):
+            func = n.func
+            if isinstance(func, cst.Name) and func.value in _CHEAP_CALLS:
+                continue
+            if not isinstance(func, cst.Attribute):
+                return False
+            root = func
+            while isinstance(root, (cst.Attribute, cst.Subscript)):
+                root = root.value
+            if isinstance(root, cst.Call):
+                continue  # judged on its own
+            if not isinstance(root, cst.Name):
+                return False
+            if root.value in targets or (context and root.value == context):
+                continue
+            if func.attr.value in _CHEAP_METHODS and root.value not in ("self", "cls") and func.value is root:
+                continue
+            return False
+    return True
+
+
 def _unwrap_copy(expr: cst.BaseExpression) -> cst.BaseExpression:
     """``sorted(set(x))`` / ``list(x)`` / ``[u.strip() for u in x]`` -> ``x``: a copy holds the same items."""
     for _ in range(3):
@@ -427,8 +494,9 @@ def _unwrap_iter(expr: cst.BaseExpression, ctx: Context) -> tuple[cst.BaseExpres
             expr = whole
             continue
         args = [a.value for a in expr.args if a.star == "" and a.keyword is None]
-        if args and isinstance(ctx.resolve_callable(func), cst.FunctionDef):
-            expr = args[0]  # a same-module helper handed the field: self._dedupe(request.uris)
+        target = ctx.resolve_callable(func) if args else None
+        if isinstance(target, cst.FunctionDef) and _returns_first_param(target, isinstance(func, cst.Attribute)):
+            expr = args[0]  # a same-module helper returning what it was handed: self._dedupe(request.uris)
             continue
         break
     return expr, mapping
