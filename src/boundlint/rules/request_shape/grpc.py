@@ -397,11 +397,14 @@ def _cheap_loop(node: cst.For, context: str) -> bool:
     item's own methods, conversion builtins, filling a local collection or the servicer context's
     ``abort`` / ``set_code``."""
     targets = {n.value for n in limits.iter_nodes(node.target) if isinstance(n, cst.Name)}
+    raised: set[int] = set()  # raise InvalidArgument(f"bad uri {u}"): building the error is no work
     for n in limits.iter_nodes(node.body):
         if isinstance(n, (cst.Await, cst.For, cst.While, cst.With, cst.FunctionDef, cst.Lambda,
                           cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
             return False
-        if isinstance(n, cst.Call):
+        if isinstance(n, cst.Raise) and n.exc is not None:
+            raised.update(id(x) for x in limits.iter_nodes(n.exc))
+        if isinstance(n, cst.Call) and id(n) not in raised:
             func = n.func
             if isinstance(func, cst.Name) and func.value in _CHEAP_CALLS:
                 continue
