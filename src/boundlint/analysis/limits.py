@@ -52,7 +52,7 @@ DEFAULT_BOUNDED_NAMES = (
     "hooks", "plugins", "middlewares", "middleware", "shards", "replicas", "nodes", "sentinels",
     "databases", "dbs", "backends", "services", "apps", "applications", "pools", "storages",
     "sinks", "exporters", "deployments", "health_checks", "queues", "brokers", "broker_urls", "exchanges",
-    "topics", "base_urls", "upstreams",
+    "topics", "base_urls", "upstreams", "regions", "zones", "clusters", "datacenters",
 )
 # Per-item work that releases what already exists: closing every pool connection at
 # shutdown multiplies nothing.
@@ -189,6 +189,8 @@ def source_limit(expr: cst.BaseExpression | None, ctx: Context, depth: int = 0) 
         return found
     if isinstance(expr, cst.Call):
         return _call_limit(expr, ctx, depth)
+    if isinstance(expr, (cst.Attribute, cst.Subscript)) and _command_line(expr, ctx):
+        return "the command line's arguments"
     if isinstance(expr, cst.Subscript):
         return _slice_limit(expr, ctx)
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
@@ -212,6 +214,13 @@ def source_limit(expr: cst.BaseExpression | None, ctx: Context, depth: int = 0) 
     return None
 
 
+def _command_line(expr: cst.BaseExpression, ctx: Context) -> bool:
+    """``sys.argv`` or a slice of it: the arguments a person typed, like a ``*args`` parameter."""
+    if isinstance(expr, cst.Subscript):
+        expr = expr.value
+    return isinstance(expr, cst.Attribute) and ctx.qualname(expr) == "sys.argv"
+
+
 def _bounded_name(name: str, ctx: Context) -> bool:
     last = name.rsplit(".", 1)[-1].lstrip("_").lower()
     names = tuple(ctx.settings.option("bounded-names", ())) + DEFAULT_BOUNDED_NAMES
@@ -228,7 +237,7 @@ def teardown_call(target: cst.BaseExpression | None) -> bool:
 
 
 def _name_limit(expr: cst.Name, ctx: Context, depth: int) -> str | None:
-    if _bounded_name(expr.value, ctx):
+    if _bounded_name(expr.value, ctx) and not is_upper(expr.value):  # REGIONS = (...) is a constant
         return "a configured collection"
     loop = ctx.loop_with_target(expr.value)
     if loop is not None and loop.iter is not None:

@@ -44,9 +44,9 @@ _LIMITS_DOC = """
       does such a check (`validate(xs)`); or an enclosing
       `if len(xs) <= N:` block;
     - a collection sized by configuration, not by a request: iterating a
-      `*args` parameter (the caller's fixed arguments), or a name such as
-      `servers`, `workers`, `shards`, `nodes`, `callbacks`, `deployments`
-      (the `bounded-names` option adds more);
+      `*args` parameter (the caller's fixed arguments) or `sys.argv`, or a
+      name such as `servers`, `workers`, `shards`, `nodes`, `callbacks`,
+      `deployments`, `regions` (the `bounded-names` option adds more);
     - work that releases what exists (`close`, `disconnect`, `cancel`,
       `kill`, `wait`, `join` per item), or a task awaited before the next
       iteration (`await loop.run_in_executor(...)`, `task = create_task(...)`
