@@ -53,7 +53,7 @@ CLIENT_FACTORIES = frozenset({
     "aioboto3.Session", "aioboto3.session.Session",
     "aiokafka.AIOKafkaProducer", "aiokafka.AIOKafkaConsumer", "kafka.KafkaProducer", "kafka.KafkaConsumer",
     "pika.BlockingConnection", "aio_pika.connect", "aio_pika.connect_robust",
-    "aiormq.connect", "kombu.Connection", "nats.connect",
+    "aiormq.connect", "nats.connect",
     "pymssql.connect", "pyodbc.connect", "oracledb.connect", "cx_Oracle.connect", "MySQLdb.connect",
     "clickhouse_driver.Client", "cassandra.cluster.Cluster",
     # raw streams, websockets and the standard library's protocol clients
@@ -219,6 +219,21 @@ def reconnect_session(call: cst.Call, ctx: Context, loop: Loop | None) -> str | 
             if isinstance(node, cst.While) and any(isinstance(n, cst.Name) and n.value == name for n in iter_nodes(node.body)):
                 return "a reconnect loop: each connection serves many items"
     return None
+
+
+def returned_later(call: cst.Call, ctx: Context, func: cst.CSTNode) -> bool:
+    """True when the name *call*'s client is bound to is returned by *func* (``r = Redis(...); ...; return r``).
+
+    *func* then builds clients for its callers, which decide whether to keep them.
+    """
+    name = _bound_name(call, ctx)
+    if name is None:
+        return False
+    body = getattr(func, "body", None)
+    for node in iter_nodes(body) if body is not None else ():
+        if isinstance(node, cst.Return) and node.value is not None and dotted(node.value) == name:
+            return True
+    return False
 
 
 def _bound_name(call: cst.Call, ctx: Context) -> str | None:

@@ -15,8 +15,8 @@ import re
 import libcst as cst
 
 from boundlint.analysis.clients import (
-    CLIENT_FACTORIES, client_constructor, helper_constructor, reconnect_session, reused, server_socket,
-    sessionless_name, sessionless_request,
+    CLIENT_FACTORIES, client_constructor, helper_constructor, reconnect_session, returned_later, reused,
+    server_socket, sessionless_name, sessionless_request,
 )
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.storms import function_node, iterations_bounded, loop_source
@@ -184,7 +184,7 @@ class ClientPerItem(Rule):
             self.report(node, call=short(node.func) + "(...)", kind=kind, where=where)
             return
         func = function_node(ctx)
-        if func is not None:
+        if func is not None and not returned_later(node, ctx, func):
             self._candidates.append((node, func, kind))
 
     def leave_Module(self, node: cst.Module, ctx: Context) -> None:
