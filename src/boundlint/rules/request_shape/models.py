@@ -18,7 +18,8 @@ from boundlint.rules.request_shape.endpoints import (
 DEFAULT_REQUEST_MODEL_PATTERNS = REQUEST_MODEL_PATTERNS
 # Names that say a model is output or configuration: never judged by name or partial caps alone.
 NOT_REQUEST_MODEL_PATTERNS = (
-    "*Response", "*Resp", "*Result", "*Results", "*Output", "*Reply", "*Config", "*Settings", "*Options", "*Conf",
+    "*Response", "*Resp", "*Result", "*Results", "*Output", "*Out", "*Reply", "*Config", "*Settings", "*Options",
+    "*Conf",
     "*Event", "*Record", "*Row", "*Info", "*Stats", "*Status", "*State",
     # parameters of a configuration (``GuardrailConfigModelOptionalParams``), not of a request
     "*Config*Params", "*Settings*Params", "*Options*Params",
@@ -98,14 +99,15 @@ class UnboundedRequestCollection(Rule):
     - or, for pydantic and msgspec models and marshmallow schemas, whose
       class name matches `request-model-patterns` (by default `*Request`,
       `*Req`, `*Params`, `*Query`, `*Body`, `*Payload`, `*Input`,
-      `*Command`, `*Batch`, `*Create`, `*Update`, `*Form`).
+      `*Command`, `*Batch`, `*Create`, `*Update`, `*Form`, `*In` as in
+      FastAPI's `UserIn` / `UserOut` convention).
     Same-module base classes of a request model are judged with it.
     SQLModel tables (`table=True`) are storage, never judged.  A
     plain `@dataclass`, attrs class or `TypedDict` validates nothing when
     built, and DRF serializers are named `*Serializer` whatever their role,
     so a name alone does not make them request models.  Not judged by
     name:
-    - models named as output or configuration (`*Response`, `*Result`,
+    - models named as output or configuration (`*Response`, `*Result`, `*Out`,
       `*Config`, `*Settings`, `*Event`, `*Config*Params` ...), models an
       endpoint sends back (`response_model=`, its return annotation), and
       the models they nest;
