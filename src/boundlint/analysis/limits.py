@@ -285,7 +285,8 @@ def batch_limit(expr: cst.BaseExpression, ctx: Context) -> str | None:
 def checked_in_body(func: cst.FunctionDef, name: str, ctx: Context) -> str | None:
     """Why *func* bounds its own parameter *name* before using it, or None.
 
-    Counts, among the statements of its body (not nested blocks): a
+    Counts, among the statements of its body (also inside ``try:`` and
+    ``with`` blocks, not in branches or loops): a
     rejecting length check (``if len(ids) > N: raise HTTPException(...)``,
     the forms ``Walker`` records as guards, including ``n = len(ids)`` then
     ``if n > N``), ``assert len(ids) <= N``, a same-module helper whose body
@@ -298,7 +299,7 @@ def checked_in_body(func: cst.FunctionDef, name: str, ctx: Context) -> str | Non
     if not isinstance(func.body, cst.IndentedBlock):
         return None
     lengths: dict[str, str] = {}  # n = len(ids)
-    for stmt in func.body.body:
+    for stmt in _straight_line(func.body.body):
         if isinstance(stmt, cst.If):
             guards = [key for key, _ in length_guards(stmt.test, lengths.get)]
             if not guards:
@@ -330,6 +331,15 @@ def checked_in_body(func: cst.FunctionDef, name: str, ctx: Context) -> str | Non
               and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == name):
             sized += 1
     return "a constant-bound slice" if sliced and uses == sliced + sized else None
+
+
+def _straight_line(stmts) -> Iterator[cst.CSTNode]:
+    """Statements in the order they run, looking into ``try:`` and ``with`` blocks (not branches or loops)."""
+    for stmt in stmts:
+        if isinstance(stmt, (cst.Try, cst.With)) and isinstance(stmt.body, cst.IndentedBlock):
+            yield from _straight_line(stmt.body.body)
+        else:
+            yield stmt
 
 
 def _truncates(node: cst.CSTNode, name: str, ctx: Context, unwrap: bool = False) -> bool:
