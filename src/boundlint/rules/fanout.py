@@ -34,7 +34,8 @@ _LIMITS_DOC = """
       or one of your own limiter helpers named in the `limiter-helpers`
       option; the limiter's own size must not come from `len()` of the input,
       and every task must share it (a `Semaphore(N)` the spawned function
-      builds itself is one per task and bounds nothing);
+      builds itself, or one built per item in the spawning loop, is one per
+      task and bounds nothing);
     - the spawning loop waits for capacity: `await sem.acquire()`, or a
       `len(pending) >= N` check that awaits in-flight work (a semaphore held
       around the spawn does not count: it is released once the task starts);
@@ -89,7 +90,7 @@ def spawn_limit(spawn: Spawn, loops: list[Loop], ctx: Context) -> tuple[Unbounde
         return found, "releases existing resources"
     if awaited_in_iteration(spawn, found.loop, ctx):
         return found, "awaited before the next iteration"
-    if spawn.target is not None and not input_sized_limiter(spawn.call, ctx):
+    if spawn.target is not None and not unshared_limiter(spawn.call, ctx, found.loop):
         limit = limits.callee_limit(spawn.target, ctx)
         if limit:
             return found, limit
@@ -100,20 +101,33 @@ def spawn_limit(spawn: Spawn, loops: list[Loop], ctx: Context) -> tuple[Unbounde
     return found, None
 
 
-def input_sized_limiter(call: cst.Call, ctx: Context) -> bool:
-    """True when *call* hands its tasks a limiter sized from the input (``sem = Semaphore(len(names))``).
+def _limiter_call(node: cst.CSTNode, ctx: Context) -> bool:
+    if not isinstance(node, cst.Call):
+        return False
+    q = ctx.qualname(node.func) or dotted(node.func) or ""
+    return q in limits.LIMITER_TYPES or q.rsplit(".", 1)[-1] in limits.LIMITER_CLASS_NAMES
 
-    The spawned function acquires it, but it has a slot per item: it bounds nothing.
+
+def unshared_limiter(call: cst.Call, ctx: Context, loop: Loop | None = None) -> bool:
+    """True when *call* hands its tasks a limiter that bounds nothing.
+
+    The spawned function acquires it, but it is sized from the input
+    (``sem = Semaphore(len(names))``: a slot per item), or it is a new one
+    per item: built in the spawn's arguments or inside the spawning *loop*.
     """
     for node in limits.iter_nodes(call):
+        if _limiter_call(node, ctx):
+            return True
         if not isinstance(node, cst.Name):
             continue
         bound = ctx.lookup(node.value)
         for value in bound[1] if bound else ():
-            if isinstance(value, cst.Call) and value.args:
-                q = ctx.qualname(value.func) or dotted(value.func) or ""
-                if (q in limits.LIMITER_TYPES or q.rsplit(".", 1)[-1] in limits.LIMITER_CLASS_NAMES) and limits.size_from_input(value.args[0].value, ctx):
-                    return True
+            if not _limiter_call(value, ctx):
+                continue
+            if value.args and limits.size_from_input(value.args[0].value, ctx):
+                return True
+            if loop is not None and any(n is value for n in limits.iter_nodes(loop.node)):
+                return True
     return False
 
 
@@ -281,7 +295,7 @@ class UnboundedGather(Rule):
     def _bounded(built: NewAwaitables, ctx: Context, call: cst.Call | None = None) -> bool:
         if limits.teardown_call(built.target):
             return True
-        if built.target is not None and limits.callee_limit(built.target, ctx) and not (call and input_sized_limiter(call, ctx)):
+        if built.target is not None and limits.callee_limit(built.target, ctx) and not (call and unshared_limiter(call, ctx)):
             return True
         if not built.sources:
             return False
