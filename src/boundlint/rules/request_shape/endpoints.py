@@ -323,16 +323,25 @@ def _litestar_injected(func: cst.FunctionDef, decorator: cst.BaseExpression | No
                 targets = [t.target for t in stmt.targets] if isinstance(stmt, cst.Assign) else [stmt.target]
                 if any(isinstance(t, cst.Name) and t.value == "dependencies" for t in targets) and stmt.value is not None:
                     dicts.append(stmt.value)
-    for name, values in ctx.index.constants.items():
-        for value in values:
-            if value is None:
-                continue
-            if name.endswith("dependencies"):
-                dicts.append(value)
-            elif isinstance(value, cst.Call):
-                inner = m.kwarg(value, "dependencies")
-                if inner is not None:
-                    dicts.append(inner)
+    module_level = ctx.cache.get("bnd202.litestar_module_dependencies")
+    if module_level is None:
+        found: list[cst.BaseExpression] = []
+        for name, values in ctx.index.constants.items():
+            for value in values:
+                if value is None:
+                    continue
+                if name.endswith("dependencies"):
+                    found.append(value)
+                elif isinstance(value, cst.Call):
+                    inner = m.kwarg(value, "dependencies")
+                    if inner is not None:
+                        found.append(inner)
+        module_level = ctx.cache["bnd202.litestar_module_dependencies"] = _dict_keys(found)
+    return _dict_keys(dicts) | module_level  # type: ignore[operator]
+
+
+def _dict_keys(dicts: list[cst.BaseExpression]) -> frozenset[str]:
+    """The string keys of the dict literals in *dicts*."""
     out: set[str] = set()
     for d in dicts:
         if isinstance(d, cst.Dict):
