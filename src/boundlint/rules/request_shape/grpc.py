@@ -62,7 +62,8 @@ class UncheckedRepeatedField(Rule):
     - through a same-module helper: one returning what it was handed, whose
       result is iterated (`for u in self._dedupe(request.uris)`), or one handed the field that
       loops over its parameter with no check of its own
-      (`await self._load_posts(request.uris)`);
+      (`await self._load_posts(request.uris)`), or handed the whole request
+      and looping over its field (`await self._process(request)`);
     - in fixed-size batches (`batched(request.uris, 100)`,
       `range(0, len(uris), 100)`): each batch is bounded, the total is not;
     - over the messages of a client stream
@@ -232,8 +233,19 @@ class UncheckedRepeatedField(Rule):
             for arg in node.args[1:] if len(node.args) > 1 else node.args:
                 self._check(arg.value, ctx)
             return
-        for arg in _args_iterated_by_callee(node, method.node, ctx):
-            self._check(arg, ctx)  # self._load_posts(request.uris) whose body loops over its parameter
+        for arg, path, mapping in _args_iterated_by_callee(node, method.node, ctx):
+            if not path:
+                self._check(arg, ctx)  # self._load_posts(request.uris) whose body loops over its parameter
+                continue
+            # self._process(request) whose body loops over req.uris
+            base = self._request_field(arg, method, ctx) if not (isinstance(arg, cst.Name) and arg.value in method.requests) else None
+            root = base[2] if base is not None else (arg.value if isinstance(arg, cst.Name) and arg.value in method.requests else None)
+            if root is None or method.validated:
+                continue
+            key = root + "." + path
+            field_expr = cst.parse_expression(key)
+            if not self._guarded(field_expr, ctx, method):
+                self._report(arg, (arg, field_expr, key), method, mapping)
 
     def _check(self, expr: cst.BaseExpression, ctx: Context) -> None:
         method = self._methods[-1]
@@ -313,8 +325,12 @@ class UncheckedRepeatedField(Rule):
         return False
 
 
-def _args_iterated_by_callee(call: cst.Call, caller: cst.FunctionDef, ctx: Context) -> list[cst.BaseExpression]:
-    """Arguments of *call* that a same-module function or method iterates without checking their length."""
+def _args_iterated_by_callee(call: cst.Call, caller: cst.FunctionDef, ctx: Context
+                             ) -> list[tuple[cst.BaseExpression, str, bool]]:
+    """``(argument, field path, as a mapping)`` for each argument of *call* that a same-module
+    function or method iterates without checking its length: path ``""`` for the argument itself
+    (``self._load(request.uris)``), ``"uris"`` for a field of it (``self._process(request)``
+    whose body loops over ``req.uris``)."""
     target = ctx.resolve_callable(call.func)
     if not isinstance(target, cst.FunctionDef) or target is caller:
         return []
@@ -326,19 +342,20 @@ def _args_iterated_by_callee(call: cst.Call, caller: cst.FunctionDef, ctx: Conte
         if arg.star:
             continue
         name = arg.keyword.value if arg.keyword is not None else (params[index] if index < len(params) else None)
-        if name is not None and _iterates_param(target, name, ctx):
-            out.append(arg.value)
+        if name is not None:
+            out.extend((arg.value, path, mapping) for path, mapping in _iterated_paths(target, name, ctx))
     return out
 
 
-def _iterates_param(func: cst.FunctionDef, name: str, ctx: Context) -> bool:
-    """True when *func*'s body loops, comprehends or maps over its parameter *name* with no
-    length check of its own (cached per function and parameter)."""
-    cache = ctx.cache.setdefault("bnd203.iterates_param", {})
+def _iterated_paths(func: cst.FunctionDef, name: str, ctx: Context) -> frozenset[tuple[str, bool]]:
+    """``(path, as a mapping)`` for what *func*'s body loops, comprehends or maps over: its parameter
+    *name* (path ``""``) or a field of it (``"uris"`` for ``name.uris``), each with no length check
+    of its own (cached per function and parameter)."""
+    cache = ctx.cache.setdefault("bnd203.iterated_paths", {})
     key = (id(func), name)
     found = cache.get(key)
     if found is None:
-        found = False
+        paths: set[tuple[str, bool]] = set()
         for node in limits.iter_nodes(func.body, into_defs=True):
             sources: list[cst.BaseExpression] = []
             if isinstance(node, (cst.For, cst.CompFor)):
@@ -349,19 +366,16 @@ def _iterates_param(func: cst.FunctionDef, name: str, ctx: Context) -> bool:
                         isinstance(func_expr, cst.Attribute) and func_expr.attr.value in _PER_ITEM_METHODS):
                     sources.extend(a.value for a in node.args[1:])
             for source in sources:
-                inner = _unwrap_copy(source)
+                inner, mapping = _unwrap_copy(source), False
                 if isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute) and inner.func.attr.value in _ITER_VIEWS:
-                    inner = inner.func.value
+                    inner, mapping = inner.func.value, True
                 inner = limits.walked_whole(inner, ctx) or inner
-                if isinstance(inner, cst.Name) and inner.value == name:
-                    found = True
-                    break
-            if found:
-                break
-        if found and limits.checked_in_body(func, name, ctx):
-            found = False
-        cache[key] = found
-    return found
+                path = dotted(inner)
+                if path is not None and (path == name or path.startswith(name + ".")):
+                    if not limits.checked_in_body(func, path, ctx):
+                        paths.add((path[len(name) + 1:], mapping))
+        found = cache[key] = frozenset(paths)
+    return found  # type: ignore[return-value]
 
 
 def _returns_first_param(func: cst.FunctionDef, method_call: bool) -> bool:
