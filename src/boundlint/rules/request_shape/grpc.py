@@ -51,7 +51,8 @@ class UncheckedRepeatedField(Rule):
       PascalCase like the proto's RPC);
     - grpclib: a method `(self, stream: Stream[...])` of a `*Base` class,
       whose request is `await stream.recv_message()`;
-    - betterproto: a method `(self, request: GetPostsRequest)` of a `*ServiceBase` class.
+    - betterproto: a method `(self, request: GetPostsRequest)` of a
+      `*ServiceBase` class.
 
     Per-item work: `for uri in request.uris`, `[f(x) for x in request.items]`,
     `map(f, request.ids)`, `executor.map(f, request.ids)`, reached also
@@ -59,11 +60,11 @@ class UncheckedRepeatedField(Rule):
       `ids = sorted(set(request.ids))`), a nested message
       (`batch = request.batch; for i in batch.items`), or a slice whose
       bounds the client picks (`request.uris[request.offset:]`);
-    - through a same-module helper: one returning what it was handed, whose
-      result is iterated (`for u in self._dedupe(request.uris)`), or one handed the field that
-      loops over its parameter with no check of its own
-      (`await self._load_posts(request.uris)`), or handed the whole request
-      and looping over its field (`await self._process(request)`);
+    - through a same-module helper: one returning what it was handed,
+      whose result is iterated (`for u in self._dedupe(request.uris)`);
+      one handed the field that loops over its parameter with no check of
+      its own (`await self._load_posts(request.uris)`); or one handed the
+      whole request that loops over its field (`await self._process(request)`);
     - in fixed-size batches (`batched(request.uris, 100)`,
       `range(0, len(uris), 100)`): each batch is bounded, the total is not;
     - over the messages of a client stream
@@ -79,7 +80,9 @@ class UncheckedRepeatedField(Rule):
     no `await`, no call but the item's own methods and conversion builtins),
     or a loop that only checks or copies them (`if not u.startswith(...):
     context.abort(...)`, `out.append(u.strip())`); the copy's iteration
-    later is (`out = []` filled in such a loop is followed too).  The finding is on the expression naming the field.
+    later is (`out = []` filled in such a loop is followed too).
+
+    The finding is on the expression naming the field.
 
     ## Why is this bad?
     A protobuf `repeated` field has no size limit: only the 4 MB default
