@@ -349,9 +349,12 @@ class RetryWithoutBackoff(Rule):
     __doc__ = """
     ## What it does
     Flags the `except` handler of a retry loop (a `while True` or other
-    unbounded loop whose `try` leaves the loop on success) that goes straight
-    back to the failing call, by `continue` or by falling through, with no
-    sleep or backoff on the way.
+    unbounded loop whose `try` leaves the loop on success), or of a
+    reconnect loop (the `try` runs a session that only ends by failing: its
+    last statement, inside any `with`, is an `async for`, a `while`, or a
+    `for` over `listen()` / `consume()` / `subscribe()` ...), that goes
+    straight back to the failing call, by `continue` or by falling through,
+    with no sleep or backoff on the way.
 
     ## Why is this bad?
     A retry with no pause is a hot spin.  When the dependency is down, the
@@ -459,9 +462,18 @@ def _loop_head(loop: Loop) -> str:
     return "for ... in " + short(loop.iter)
 
 
+_STREAM_METHODS = re.compile(r"^(listen|consume|subscribe|messages|stream|events|watch|iter_messages|iter_events)$")
+
+
 def _retry_shape(loop: Loop, try_node: cst.CSTNode) -> bool:
-    """True when success leaves the loop (see ``try_stops_loop``), or sets a flag the ``while not done`` test reads."""
-    if try_stops_loop(try_node, loop):
+    """True when success leaves the loop (see ``try_stops_loop``), or sets a flag the ``while not done`` test reads.
+
+    Also a reconnect loop: the ``try`` runs a session that only ends by
+    failing (its last statement, inside any ``with``, is an ``async for``,
+    a ``while`` or a ``for`` over ``listen()`` / ``consume()`` ...), so
+    the handler goes straight back to reconnecting.
+    """
+    if try_stops_loop(try_node, loop) or _runs_session(getattr(try_node, "body", None)):
         return True
     test = loop.test
     if loop.kind == "while" and isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
@@ -469,6 +481,22 @@ def _retry_shape(loop: Loop, try_node: cst.CSTNode) -> bool:
         for n in iter_nodes(try_node.body):
             if isinstance(n, cst.Assign) and any(dotted(t.target) == flag for t in n.targets):
                 return True
+    return False
+
+
+def _runs_session(block: cst.BaseSuite | None) -> bool:
+    if not isinstance(block, cst.IndentedBlock) or not block.body:
+        return False
+    last = block.body[-1]
+    if isinstance(last, cst.With):
+        return _runs_session(last.body)
+    if isinstance(last, cst.While):
+        return True
+    if isinstance(last, cst.For):
+        if last.asynchronous is not None:
+            return True
+        it = last.iter
+        return isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and bool(_STREAM_METHODS.match(it.func.attr.value))
     return False
 
 
