@@ -7,6 +7,7 @@ from typing import Iterator
 
 import libcst as cst
 
+from boundlint.analysis import limits
 from boundlint.analysis import models as m
 from boundlint.analysis.context import Context
 from boundlint.config import REQUEST_MODEL_PATTERNS
@@ -59,6 +60,8 @@ class _ModuleModels:
     parsed: set[str] = field(default_factory=set)  # models the module parses another service's response with
     returned: set[str] = field(default_factory=set)  # models endpoints send back (response_model=, return type)
     fed: set[str] = field(default_factory=set)  # classes called with `data=` (a DRF serializer validating input)
+    # model name -> the endpoints (and parameter names) that take it: a handler may check `len(body.ids)` itself
+    endpoint_params: dict[str, list[tuple[cst.FunctionDef, str]]] = field(default_factory=dict)
 
 
 class UnboundedRequestCollection(Rule):
@@ -157,6 +160,9 @@ class UnboundedRequestCollection(Rule):
       marshmallow `validates` / `validates_schema`, a dataclass or msgspec
       `__post_init__`, an attrs `@field.validator` that compares `len` of it;
     - a fixed-length tuple (`tuple[int, int]`);
+    - a check in every same-module endpoint that takes the model, before
+      it uses the field (`if len(body.ids) > N: raise HTTPException(...)`,
+      the forms BND202 counts for a parameter);
     - a set or mapping whose items or keys come from a finite type
       (`set[Literal["a", "b"]]`, `dict[Tier, str]` with a same-module enum
       `Tier`, `dict[bool, int]`): it holds one entry per value at most.
@@ -239,6 +245,7 @@ class UnboundedRequestCollection(Rule):
             if param.annotation is not None:
                 for ref in m.type_refs(param.annotation.annotation):
                     self._mod.endpoint_refs.setdefault(ref, node.name.value)
+                    self._mod.endpoint_params.setdefault(ref, []).append((node, param.name.value))
             if isinstance(param.default, cst.Call):  # Depends(Model), Body(Model)
                 for arg in m.positional(param.default):
                     if isinstance(arg, cst.Name):
@@ -319,9 +326,12 @@ class UnboundedRequestCollection(Rule):
         why = _request_models(models, fields, mod, patterns, ctx)
         reported: set[int] = set()
         for name, part_of in why.items():
+            uses = mod.endpoint_params.get(name, [])
             for f in fields[name]:
                 if f.limit is not None or id(f.node) in reported:
                     continue
+                if uses and all(limits.checked_in_body(func, f"{param}.{f.name}", ctx) for func, param in uses):
+                    continue  # every endpoint taking the model rejects an oversized `body.field` first
                 reported.add(id(f.node))
                 via = f" (part of request model `{part_of}`)" if part_of else ""
                 self.report(f.node, model=name, field=f.name, type=f.shape.text, via=via)
