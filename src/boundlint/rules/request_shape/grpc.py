@@ -495,11 +495,18 @@ def _unwrap_iter(expr: cst.BaseExpression, ctx: Context) -> tuple[cst.BaseExpres
     """The collection an iteration walks through, and whether it is iterated as a mapping.
 
     ``enumerate(x)`` / ``sorted(x)`` / ``x.items()`` / ``range(len(x))`` /
-    ``batched(x, N)`` / ``range(0, len(x), N)`` / ``self._dedupe(x)`` -> ``x``.
+    ``batched(x, N)`` / ``range(0, len(x), N)`` / ``self._dedupe(x)`` /
+    ``x or []`` / ``set(x) - seen`` -> ``x``.
     A constant-bound slice or ``islice`` stays as it is (bounded).
     """
     mapping = False
     for _ in range(4):
+        if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
+            expr = expr.left  # request.uris or []: the field when it has items
+            continue
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Subtract, cst.BitAnd)):
+            expr = expr.left  # set(request.uris) - seen: at most the field's items
+            continue
         if not isinstance(expr, cst.Call):
             break
         func = expr.func
