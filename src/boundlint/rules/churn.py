@@ -19,7 +19,7 @@ from boundlint.analysis.clients import (
     server_socket, sessionless_name, sessionless_request,
 )
 from boundlint.analysis.context import Context, Loop
-from boundlint.analysis.storms import function_node, iterations_bounded, loop_source
+from boundlint.analysis.storms import function_node, iterations_bounded, leaves_on_success, loop_source
 from boundlint.analysis.workers import SPAWN_RE, WorkerSite, worker_index
 from boundlint.rules.base import Example, Rule, short
 
@@ -164,6 +164,8 @@ class ClientPerItem(Rule):
         loop = _innermost_unbounded(ctx)
         if loop is None or loop.kind == "while":
             return  # a while loop may reconnect per session; a for loop runs per item
+        if loop.kind == "for" and leaves_on_success(getattr(loop.node, "body", None)):
+            return  # a failover loop: it stops at the first call that works
         caller = function_node(ctx)
         self._looped[id(target)] = (loop_source(loop), _func_name(caller) if caller is not None else "<module>")
 
