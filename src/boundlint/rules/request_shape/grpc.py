@@ -110,6 +110,11 @@ class UncheckedRepeatedField(Rule):
       which enforces `repeated.max_items` rules declared in the proto;
     - iterating a constant-bound slice (`request.uris[:100]`,
       `itertools.islice(request.uris, 100)`), or `zip` with a checked field.
+
+    A check made outside the module, such as a server interceptor that runs
+    protovalidate on every request, cannot be seen here: switch the rule off
+    for those servicers with `per-file-ignores`
+    (`"app/servicers/*.py" = ["BND203"]`).
     """
     code, name = "BND203", "unchecked-repeated-field"
     # grpcio servicers, grpclib handlers (their request comes from recv_message), betterproto service bases
