@@ -16,7 +16,7 @@ from boundlint.analysis import limits
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.names import dotted
 from boundlint.analysis.spawns import (
-    NewAwaitables, Spawn, executor_constructor, is_task_group, new_awaitables, spawn_of,
+    NewAwaitables, Spawn, executor_constructor, is_event_loop, is_task_group, new_awaitables, spawn_of,
 )
 from boundlint.rules.base import Example, Rule, short
 
@@ -315,7 +315,8 @@ class UnboundedTaskSpawn(Rule):
     `TaskGroup.create_task`, anyio `start_soon` / `start`, trio nursery
     `start_soon` / `start`, `asyncio.create_task`, `asyncio.ensure_future`,
     `loop.create_task`, `loop.run_in_executor`, and gevent / eventlet
-    `spawn` (a greenlet per call).
+    `spawn` (a greenlet per call); also such a function applied by `map()`
+    (`map(asyncio.create_task, coros)`).
 
     ## Why is this bad?
     Each iteration starts another concurrent task and nothing waits for a
@@ -370,6 +371,9 @@ class UnboundedTaskSpawn(Rule):
     )
 
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
+        if isinstance(node.func, cst.Name) and node.func.value == "map":
+            self._mapped_spawn(node, ctx)
+            return
         spawn = spawn_of(node, ctx)
         if spawn is None or spawn.kind != "task":
             return
@@ -379,6 +383,32 @@ class UnboundedTaskSpawn(Rule):
         found, limit = spawn_limit(spawn, loops, ctx)
         if found is not None and limit is None:
             self.report(node, call=spawn.api + "(...)" if "." in spawn.api else short(node.func) + "(...)", source=found.source)
+
+
+    def _mapped_spawn(self, node: cst.Call, ctx: Context) -> None:
+        """``map(asyncio.create_task, coros)``: the spawn function applied to every item of a collection."""
+        args = [a.value for a in node.args if a.keyword is None and a.star == ""]
+        if len(args) < 2 or ctx.names.resolve_name("map") is not None:
+            return
+        func, source = args[0], args[1]
+        q = ctx.qualname(func) or ""
+        if q not in ("asyncio.create_task", "asyncio.ensure_future"):
+            if not (isinstance(func, cst.Attribute) and func.attr.value == "create_task"
+                    and (is_task_group(func.value, ctx) or is_event_loop(func.value, ctx))):
+                return
+            q = short(func)
+        if limits.source_limit(source, ctx) or limits.batch_limit(source, ctx):
+            return
+        if isinstance(source, cst.Name):
+            bound = ctx.lookup(source.value)
+            value = bound[1][-1] if bound and bound[1] else None
+            if isinstance(value, (cst.GeneratorExp, cst.ListComp)):
+                source = value  # coros = [fetch(u) for u in urls]
+        if isinstance(source, (cst.GeneratorExp, cst.ListComp)) and isinstance(source.elt, cst.Call):
+            if limits.callee_limit(source.elt.func, ctx) and not unshared_limiter(source, ctx):
+                return
+            source = source.for_in.iter
+        self.report(node, call=q + "(...)", source=short(source))
 
 
 class ThreadPerItem(Rule):
