@@ -98,6 +98,8 @@ class LogStormInLoop(Rule):
       trio sleep of at least 0.1 s (or of a computed delay), or
       `Event.wait(timeout)`, in the handler or among the loop body's
       statements, so the loop writes at most a few lines a second;
+    - a loop that waits for a person each time (`input()`, `getpass()`,
+      `prompt()`): a REPL writes one line per failed command;
     - a rate-limited logger or helper (see Options);
     - `debug` / `info` levels, and logging after the loop.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
@@ -201,8 +203,24 @@ def loop_storms(ctx: Context, handler: cst.ExceptHandler, loop: Loop) -> bool:
     """
     limit = loop_storm_limit(ctx, handler, loop)
     if limit is None:
-        return True
+        return not _waits_for_user(loop.node, ctx)
     return limit.startswith("a retry") and spinning_retry(handler, ctx) is not None
+
+
+def _waits_for_user(loop_node: cst.CSTNode, ctx: Context) -> bool:
+    """True when each iteration waits for a person to type (``input()``, ``getpass()``, ``click.prompt()``): a REPL."""
+    for n in iter_nodes(loop_node):
+        if isinstance(n, cst.Call):
+            q = ctx.qualname(n.func) or dotted(n.func) or ""
+            name = q.rsplit(".", 1)[-1]
+            if name in _READS_KEYBOARD or (name in _PROMPTS and q.split(".", 1)[0] in _PROMPT_LIBRARIES):
+                return True
+    return False
+
+
+# Calls that block on the keyboard whatever their receiver; prompt()/ask()/confirm() only from a prompt library.
+_READS_KEYBOARD = frozenset({"input", "raw_input", "getpass", "getkey", "getch", "get_wch", "getstr"})
+_PROMPT_LIBRARIES = frozenset({"click", "typer", "rich", "questionary", "prompt_toolkit", "inquirer", "InquirerPy", "getpass"})
 
 
 # -- BND302 --------------------------------------------------------------------------
