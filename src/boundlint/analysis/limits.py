@@ -377,6 +377,8 @@ def walked_whole(expr: cst.BaseExpression, ctx: Context) -> cst.BaseExpression |
 def _call_limit(expr: cst.Call, ctx: Context, depth: int) -> str | None:
     name = dotted(expr.func) or ""
     short = name.rsplit(".", 1)[-1]
+    if not short and isinstance(expr.func, cst.Attribute):
+        short = expr.func.attr.value  # {"a": 1}.items(): a method on a receiver that is no dotted name
     args = [a for a in expr.args if a.star == ""]
     if short == "range" and name in ("range", "builtins.range"):
         if len(args) == 1 and _configured_count(args[0].value, ctx):

@@ -51,7 +51,7 @@ _LIMITS_DOC = """
     - work that releases what exists (`close`, `disconnect`, `cancel`,
       `kill`, `wait`, `join` per item), or a task awaited before the next
       iteration (`await loop.run_in_executor(...)`, `task = create_task(...)`
-      then `await task`).
+      then `await task`, `t.start()` then `t.join()`).
 """
 
 
@@ -141,6 +141,12 @@ def awaited_in_iteration(spawn: Spawn, loop: Loop, ctx: Context) -> bool:
     and ``task = create_task(...)`` followed by ``await task`` / ``asyncio.wait({task}, ...)`` /
     ``task.result()`` in the loop body.
     """
+    if spawn.kind == "thread" and isinstance(spawn.receiver, cst.Name) and loop.kind in ("for", "while"):
+        # t.start(); t.join(): the thread ends before the next one starts
+        for node in limits.iter_nodes(loop.node.body):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "join":
+                if isinstance(node.func.value, cst.Name) and node.func.value.value == spawn.receiver.value:
+                    return True
     parents = ctx.ancestors
     parent = parents[-1] if parents else None
     if isinstance(parent, cst.Await):
