@@ -347,11 +347,21 @@ def paced(nodes: Iterable[cst.CSTNode], ctx: Context) -> bool:
     return False
 
 
+# Iterators that wait with backoff before each new round: websockets' reconnecting
+# ``async for ws in connect(uri)``, tenacity's ``for attempt in Retrying(...)``.
+BACKOFF_ITERATORS = frozenset({
+    "websockets.connect", "websockets.client.connect", "websockets.asyncio.client.connect",
+    "tenacity.Retrying", "tenacity.AsyncRetrying", "stamina.retry_context",
+})
+
+
 def loop_pacing(loop: Loop, handler: cst.ExceptHandler, ctx: Context) -> bool:
-    """True when a failed iteration of *loop* waits: a pause in *handler*, in the loop's test, among the loop body's own statements, first in the ``try`` or in its ``finally``."""
+    """True when a failed iteration of *loop* waits: a pause in *handler*, in the loop's test, among the loop body's own statements, first in the ``try`` or in its ``finally``, or an iterator that backs off (``async for ws in websockets.connect(uri)``)."""
     if paced([handler.body], ctx):
         return True
     if loop.test is not None and paced([loop.test], ctx):
+        return True
+    if isinstance(loop.iter, cst.Call) and _call_name(loop.iter, ctx) in BACKOFF_ITERATORS:
         return True
     body = getattr(loop.node, "body", None)
     if body is None:

@@ -97,7 +97,9 @@ class LogStormInLoop(Rule):
     - a pause on the failing path: `time.sleep` / `asyncio.sleep` / anyio /
       trio sleep of at least 0.1 s (or of a computed delay), or
       `Event.wait(timeout)`, in the handler or among the loop body's
-      statements, so the loop writes at most a few lines a second;
+      statements, or an iterator that backs off before each round
+      (`async for ws in websockets.connect(uri)`, tenacity's `Retrying`),
+      so the loop writes at most a few lines a second;
     - a loop that waits for a person each time (`input()`, `getpass()`,
       `prompt()`): a REPL writes one line per failed command;
     - a rate-limited logger or helper (see Options);
