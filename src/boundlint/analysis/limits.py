@@ -54,6 +54,8 @@ DEFAULT_BOUNDED_NAMES = (
     "sinks", "exporters", "deployments", "health_checks", "queues", "brokers", "broker_urls", "exchanges",
     "topics", "base_urls", "upstreams", "regions", "zones", "clusters", "datacenters",
 )
+# The fields of a class: fixed by the code's schema, not by a request.
+_FIELD_LISTERS = frozenset({"dataclasses.fields", "attr.fields", "attrs.fields"})
 # Per-item work that releases what already exists: closing every pool connection at
 # shutdown multiplies nothing.
 _TEARDOWN = re.compile(r"^_?(a?close\w*|disconnect\w*|shutdown\w*|stop\w*|cancel\w*|terminate|kill|wait\w*|join|release\w*|unsubscribe|cleanup|teardown)$")
@@ -383,6 +385,9 @@ def _call_limit(expr: cst.Call, ctx: Context, depth: int) -> str | None:
     if short == "range" and name in ("range", "builtins.range"):
         if len(args) == 1 and _configured_count(args[0].value, ctx):
             return "range of a constant" if constant(args[0].value, ctx) else "a configured worker count"
+        first = args[0].value if len(args) == 1 else None
+        if isinstance(first, cst.Call) and dotted(first.func) == "len" and not size_from_input(first, ctx):
+            return "range of a constant"  # range(len(ITEMS)) of a constant collection
         if len(args) >= 2 and constant(args[1].value, ctx):
             return "range of a constant"
         if len(args) >= 2 and isinstance(args[1].value, cst.BinaryOperation) and constant(args[1].value.right, ctx):
@@ -403,6 +408,12 @@ def _call_limit(expr: cst.Call, ctx: Context, depth: int) -> str | None:
         return source_limit(args[0].value, ctx, depth + 1)
     if short in _VIEW_METHODS and isinstance(expr.func, cst.Attribute) and not args:
         return source_limit(expr.func.value, ctx, depth + 1)
+    if short in ("split", "rsplit", "splitlines") and isinstance(expr.func, cst.Attribute):
+        receiver = expr.func.value
+        if isinstance(receiver, (cst.SimpleString, cst.ConcatenatedString)):
+            return "a literal"  # "host port user".split()
+    if (ctx.qualname(expr.func) or "") in _FIELD_LISTERS:
+        return "a class's fields"
     if isinstance(expr.func, cst.Attribute) and _bounded_name(short, ctx):
         return "a configured collection"  # registry.enabled_services()
     if short == "as_completed" and args:

@@ -23,8 +23,11 @@ from boundlint.rules.base import Example, Rule, short
 _LIMITS_DOC = """
     ## What counts as a limit
     - a fixed set of awaitables: `gather(a(), b())`, a starred literal;
-    - a bounded source: a literal, `range(N)` with a constant `N`, a slice
-      `xs[:N]`, `itertools.islice(xs, N)`, a constant (UPPER_CASE) name, an enum;
+    - a bounded source: a literal (also a view of one, `{...}.items()`, or
+      the words of a string literal, `"a b".split()`), `range(N)` with a
+      constant `N` (or `range(len(X))` of a constant collection), a slice
+      `xs[:N]`, `itertools.islice(xs, N)`, a constant (UPPER_CASE) name, an
+      enum, the `fields()` of a dataclass or attrs class;
     - fixed-size batches: `itertools.batched(xs, N)`, or
       `range(0, len(xs), N)` with `xs[i:i + N]`;
     - the spawned function (same module: nested def, method, lambda,
