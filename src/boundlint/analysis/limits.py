@@ -194,6 +194,9 @@ def source_limit(expr: cst.BaseExpression | None, ctx: Context, depth: int = 0) 
     if isinstance(expr, (cst.Attribute, cst.Subscript)) and _command_line(expr, ctx):
         return "the command line's arguments"
     if isinstance(expr, cst.Subscript):
+        if (len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index)
+                and source_limit(expr.value, ctx, depth + 1) == "a configured collection"):
+            return "a configured collection"  # signal._live_receivers(sender)[0]: a part of one
         return _slice_limit(expr, ctx)
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
         left = source_limit(expr.left, ctx, depth + 1)

@@ -103,7 +103,9 @@ class LogStormInLoop(Rule):
     - a loop that waits for a person each time (`input()`, `getpass()`,
       `prompt()`): a REPL writes one line per failed command;
     - a rate-limited logger or helper (see Options);
-    - `debug` / `info` levels, and logging after the loop.
+    - `debug` / `info` levels, and logging after the loop;
+    - a module of a `migrations` package: a data migration runs once per
+      deployment, and a line per bad row is its report.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
     code, name = "BND301", "log-storm-in-loop"
     prefilter = _LOOP_LOG_PREFILTER
@@ -183,7 +185,7 @@ class LogStormInLoop(Rule):
     )
 
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
-        if not ctx.frame.handlers or not ctx.frame.loops:
+        if not ctx.frame.handlers or not ctx.frame.loops or _migration(ctx.path):
             return
         log = log_call(node, ctx)
         if log is None or rate_limited(log, ctx):
@@ -194,6 +196,11 @@ class LogStormInLoop(Rule):
         handler, loop = found
         if loop_storms(ctx, handler, loop):
             self.report(node, call=log.text, what=describe(log), loop=_loop_text(loop))
+
+
+def _migration(path: str) -> bool:
+    """A module of a ``migrations`` package (Django, Alembic ...): it runs once per deployment, not per request."""
+    return "migrations" in path.replace("\\", "/").split("/")[:-1]
 
 
 def loop_storms(ctx: Context, handler: cst.ExceptHandler, loop: Loop) -> bool:

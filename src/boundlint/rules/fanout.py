@@ -43,9 +43,13 @@ _LIMITS_DOC = """
       `len(pending) >= N` check that awaits in-flight work (a semaphore held
       around the spawn does not count: it is released once the task starts);
     - a dominating guard earlier in the function: `if len(xs) > N: raise`
-      (or `return`, `abort(...)`), also through `n = len(xs)`, or
+      (or `return`, `abort(...)`, an abort helper such as
+      `abort_invalid(...)` or a same-module function that ends by raising),
+      also written `if not 0 < len(xs) <= N:`, `if (n := len(xs)) > N:`,
+      `if len(xs) > N or len(ys) > M:`, through `n = len(xs)`, or
       `assert len(xs) <= N`, or a same-module helper called first that
-      does such a check (`validate(xs)`); or an enclosing
+      does such a check (`validate(xs)`) or a same-module predicate in the
+      test (`if too_many(xs): raise`); or an enclosing
       `if len(xs) <= N:` block;
     - a collection sized by configuration, not by a request: iterating a
       `*args` parameter (the caller's fixed arguments) or `sys.argv`, or a
