@@ -367,14 +367,58 @@ def _is_len_call(node: cst.BaseExpression) -> bool:
 
 
 def len_checks(body: cst.CSTNode) -> list[cst.BaseExpression]:
-    """Arguments of ``len(x)`` calls compared with something inside *body* (``len(v) > 10``)."""
-    out = []
+    """Arguments of ``len(x)`` calls that *body* caps from above.
+
+    A test that raises when true caps ``x`` when ``len(x)`` is on its larger
+    side (``if len(v) > N: raise``, ``if N < len(v): raise``); an allowing
+    test (``assert``, ``return``, an ``if`` that does not raise, a negated
+    raising test) caps it when ``len(x)`` is on its smaller side
+    (``assert len(v) <= N``).  A minimum or non-empty check
+    (``if len(v) < 1: raise``, ``== 0``), a duplicate check
+    (``len(v) > len(set(v))``) and a pairing check (``len(a) != len(b)``)
+    cap nothing.
+    """
+    out: list[cst.BaseExpression] = []
     for node in iter_nodes(body):
-        if isinstance(node, cst.Comparison):
-            operands = [node.left, *(c.comparator for c in node.comparisons)]
-            for op in operands:
-                if _is_len_call(op):
-                    out.append(op.args[0].value)
+        if isinstance(node, cst.If):
+            out.extend(_capped_lens(node.test, _raises(node.body)))
+        elif isinstance(node, cst.Assert):
+            out.extend(_capped_lens(node.test, False))
+        elif isinstance(node, cst.Return) and node.value is not None:
+            out.extend(_capped_lens(node.value, False))
+    return out
+
+
+def _raises(body: cst.BaseSuite) -> bool:
+    """True when a block raises among its own statements."""
+    smalls = body.body if isinstance(body, cst.SimpleStatementSuite) else [
+        small for stmt in body.body if isinstance(stmt, cst.SimpleStatementLine) for small in stmt.body]
+    return any(isinstance(small, cst.Raise) for small in smalls)
+
+
+def _capped_lens(test: cst.BaseExpression, rejecting: bool) -> list[cst.BaseExpression]:
+    """``len(x)`` arguments *test* bounds from above; *rejecting* when the test being true is refused."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _capped_lens(test.expression, not rejecting)
+    if isinstance(test, cst.BooleanOperation):
+        return _capped_lens(test.left, rejecting) + _capped_lens(test.right, rejecting)
+    if not isinstance(test, cst.Comparison):
+        return []
+    out = []
+    left = test.left
+    for comp in test.comparisons:
+        right = comp.comparator
+        if isinstance(comp.operator, (cst.GreaterThan, cst.GreaterThanEqual)):
+            larger, smaller = left, right
+        elif isinstance(comp.operator, (cst.LessThan, cst.LessThanEqual)):
+            larger, smaller = right, left
+        else:
+            larger = smaller = None
+        if larger is not None and not (_is_len_call(larger) and _is_len_call(smaller)):
+            capped = larger if rejecting else smaller
+            if _is_len_call(capped):
+                out.append(capped.args[0].value)
+        left = right
     return out
 
 
@@ -399,7 +443,7 @@ def _mentioned_names(expr: cst.BaseExpression) -> set[str]:
 def function_checks_len(func: cst.BaseExpression, ctx: Context) -> bool:
     """True when *func* names a same-module function (or is a lambda) whose body compares a ``len``."""
     if isinstance(func, cst.Lambda):
-        return bool(len_checks(func.body))
+        return bool(_capped_lens(func.body, False))  # lambda v: len(v) <= 10
     target = None
     if isinstance(func, cst.Name):
         target = ctx.index.functions.get(func.value)
