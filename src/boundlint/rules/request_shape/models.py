@@ -39,6 +39,9 @@ _DUMPS = frozenset({"model_dump", "model_dump_json", "dict", "json", "to_dict", 
 _DECODERS = frozenset({
     "decode", "convert", "validate_python", "validate_json", "parse_obj_as", "structure", "from_dict", "cast",
 })
+# Methods of an HTTP client whose result is another service's answer, and words that name such a client.
+_HTTP_VERBS = frozenset({"get", "post", "put", "patch", "delete", "head", "request", "send", "fetch", "stream"})
+_CLIENT_WORDS = frozenset({"client", "session", "http", "https", "httpx", "requests", "api", "upstream", "stub"})
 # Calls whose result is their argument's data, parsed.
 _PARSERS = frozenset({"loads", "load", "decode", "parse", "parse_raw", "dict", "literal_eval"})
 # Identifier words that name another service's answer (``response.json()``, ``resp_data``).
@@ -112,8 +115,8 @@ class UnboundedRequestCollection(Rule):
     name:
     - models named as output or configuration (`*Response`, `*Result`, `*Out`,
       `*Config`, `*Settings`, `*Event`, `*Config*Params` ...), models an
-      endpoint sends back (`response_model=`, its return annotation), and
-      the models they nest;
+      endpoint sends back (`response_model=`, `responses={...}`, Django
+      Ninja's `response=`, its return annotation), and the models they nest;
     - models the module parses another service's answer with
       (`Payload.model_validate(response.json())`,
       `msgspec.json.decode(resp.content, type=Page)`) and the models they
@@ -232,9 +235,11 @@ class UnboundedRequestCollection(Rule):
         framework = endpoint_framework(node, ctx, extra)
         if framework is None:
             return
-        # What the endpoint sends back is output: `response_model=`, the return annotation.
+        # What the endpoint sends back is output: `response_model=`, FastAPI's `responses={...: {"model": M}}`,
+        # Django Ninja's `response=`, the return annotation.
         decorator = framework[1]
-        outputs = [m.kwarg(decorator, "response_model")] if isinstance(decorator, cst.Call) else []
+        outputs = ([m.kwarg(decorator, "response_model"), m.kwarg(decorator, "responses"), m.kwarg(decorator, "response")]
+                   if isinstance(decorator, cst.Call) else [])
         outputs.append(node.returns.annotation if node.returns is not None else None)
         for expr in outputs:
             if expr is not None:
@@ -295,7 +300,7 @@ class UnboundedRequestCollection(Rule):
     def visit_AnnAssign(self, node: cst.AnnAssign, ctx: Context) -> None:
         # body: SearchRequest = await request.json() -- a TypedDict or dataclass typed as the request's data
         if node.value is not None and ctx.scope.kind == "function" and not _client_package(ctx.path):
-            if _data_source_of(node.value) == "request":
+            if _data_source_of(node.value, ctx) == "request":
                 self._mod.loaded.update(r for r in m.type_refs(node.annotation.annotation) if r in ctx.index.classes)
 
     def leave_Module(self, node: cst.Module, ctx: Context) -> None:
@@ -497,15 +502,15 @@ def _data_source(call: cst.Call, ctx: Context) -> str | None:
     """``"response"`` when the decoded data is named as another service's answer (``response.json()``,
     ``resp_data``), ``"request"`` when named as the request being served (``await request.body()``), else None."""
     for arg in call.args:
-        source = _data_source_of(arg.value)
+        source = _data_source_of(arg.value, ctx)
         if source is not None:
             return source
     return None
 
 
-def _data_source_of(expr: cst.BaseExpression) -> str | None:
+def _data_source_of(expr: cst.BaseExpression, ctx: Context | None = None) -> str | None:
     """:func:`_data_source` for one expression."""
-    for name in _data_roots(expr):
+    for name in _data_roots(expr, ctx):
         words = _words(name)
         if words & _REQUEST_WORDS:
             return "request"
@@ -514,25 +519,52 @@ def _data_source_of(expr: cst.BaseExpression) -> str | None:
     return None
 
 
-def _data_roots(expr: cst.BaseExpression, depth: int = 0) -> Iterator[str]:
+def _data_roots(expr: cst.BaseExpression, ctx: Context | None = None, depth: int = 0) -> Iterator[str]:
     """Names whose data *expr* reads: ``request`` in ``await request.json()``, ``resp`` in
     ``json.loads(resp.text)``; attribute and method names are not data (``config.transform_request()``),
-    nor are the arguments of a call that makes new data (``await call_vendor(request_data)``)."""
+    nor are the arguments of a call that makes new data (``await call_vendor(request_data)``).
+
+    With *ctx*, a local name is followed to what it was bound to (``data = await request.json()``),
+    and a call of an HTTP client (``await client.get(url)``, ``requests.post(...)``) reads as
+    ``"response"``: another service's answer.
+    """
     if depth > 10:
         return
     while isinstance(expr, (cst.Await, cst.Attribute, cst.Subscript)):
         expr = expr.expression if isinstance(expr, cst.Await) else expr.value
     if isinstance(expr, cst.Name):
         yield expr.value
+        if ctx is not None:
+            bound = ctx.lookup(expr.value)
+            if bound is not None and bound[0].kind == "function" and len(bound[1]) == 1 and bound[1][0] is not None:
+                yield from _data_roots(bound[1][0], ctx, depth + 1)
+            elif expr.value in ctx.scope.with_targets:  # async with session.get(url) as resp
+                yield from _data_roots(ctx.scope.with_targets[expr.value], ctx, depth + 1)
     elif isinstance(expr, cst.Call):
-        yield from _data_roots(expr.func, depth + 1)  # request.json(): the receiver's data
+        yield from _data_roots(expr.func, ctx, depth + 1)  # request.json(): the receiver's data
         callee = expr.func.attr.value if isinstance(expr.func, cst.Attribute) else getattr(expr.func, "value", "")
         if callee in _PARSERS:  # json.loads(resp.text): the argument's data; other calls make new data
             for arg in expr.args:
-                yield from _data_roots(arg.value, depth + 1)
+                yield from _data_roots(arg.value, ctx, depth + 1)
+        elif ctx is not None and _http_call(expr, ctx):
+            yield "response"
     elif isinstance(expr, cst.Dict):
         for el in expr.elements:
-            yield from _data_roots(el.value, depth + 1)
+            yield from _data_roots(el.value, ctx, depth + 1)
+
+
+def _http_call(call: cst.Call, ctx: Context) -> bool:
+    """``client.get(url)``, ``session.post(...)``, ``requests.get(...)``, ``httpx.post(...)``, ``urlopen(...)``."""
+    func = call.func
+    q = ctx.qualname(func) or ""
+    if q.startswith(("requests.", "httpx.", "aiohttp.", "urllib.request.")):
+        return True
+    if not isinstance(func, cst.Attribute) or func.attr.value not in _HTTP_VERBS:
+        return False
+    receiver = func.value
+    while isinstance(receiver, (cst.Attribute, cst.Call)):
+        receiver = receiver.func if isinstance(receiver, cst.Call) else receiver.attr
+    return isinstance(receiver, cst.Name) and bool(_words(receiver.value) & _CLIENT_WORDS)
 
 
 def _decoded(call: cst.Call, ctx: Context) -> list[str]:
