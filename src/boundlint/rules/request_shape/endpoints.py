@@ -183,7 +183,7 @@ class UnboundedEndpointCollection(Rule):
         params = function_params(node)
         if params and params[0].name.value in ("self", "cls") and ctx.scope.kind == "class":
             params = params[1:]
-        injected = _litestar_injected(node, found[1], ctx) if found[0] == "litestar" else frozenset()
+        injected = litestar_injected(node, found[1], ctx) if found[0] == "litestar" else frozenset()
         for param in params:
             if param.annotation is None:
                 continue
@@ -308,7 +308,7 @@ def _dependencies(ctx: Context) -> frozenset[str]:
     return result
 
 
-def _litestar_injected(func: cst.FunctionDef, decorator: cst.BaseExpression | None, ctx: Context) -> frozenset[str]:
+def litestar_injected(func: cst.FunctionDef, decorator: cst.BaseExpression | None, ctx: Context) -> frozenset[str]:
     """Parameter names Litestar injects as dependencies: keys of a ``dependencies={...}`` dict on
     the route decorator, the enclosing ``Controller``, or a module-level app / router / dict."""
     dicts: list[cst.BaseExpression] = []

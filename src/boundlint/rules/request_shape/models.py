@@ -13,7 +13,7 @@ from boundlint.analysis.context import Context
 from boundlint.config import REQUEST_MODEL_PATTERNS
 from boundlint.rules.base import Example, Rule
 from boundlint.rules.request_shape.endpoints import (
-    DEFAULT_EXTRA_ENDPOINT_DECORATORS, endpoint_framework, function_params, input_decorator_models,
+    DEFAULT_EXTRA_ENDPOINT_DECORATORS, endpoint_framework, function_params, input_decorator_models, litestar_injected,
 )
 
 DEFAULT_REQUEST_MODEL_PATTERNS = REQUEST_MODEL_PATTERNS
@@ -83,7 +83,8 @@ class UnboundedRequestCollection(Rule):
     A *request model* is a model that
     - annotates a parameter of a web endpoint in the same module (FastAPI,
       Django Ninja, Litestar ...) that the client sends (not one a
-      dependency computes: `user: User = Depends(current_user)`;
+      dependency computes: `user: User = Depends(current_user)`, a
+      Litestar parameter named in `dependencies={...}`;
       `Depends()` and `Depends(Model)` are request input), or that the
       module loads input with
       (`Schema().load(...)`, `@use_args(Schema)`, `@blp.arguments(Schema)`,
@@ -244,9 +245,10 @@ class UnboundedRequestCollection(Rule):
         for expr in outputs:
             if expr is not None:
                 self._mod.returned.update(m.type_refs(expr))
+        injected = litestar_injected(node, decorator, ctx) if framework[0] == "litestar" else frozenset()
         for param in function_params(node):
-            if _injected(param, ctx):
-                continue  # user: User = Depends(current_user): the server computes it
+            if _injected(param, ctx) or param.name.value in injected:
+                continue  # user: User = Depends(current_user), Litestar dependencies={...}: the server computes it
             if param.annotation is not None:
                 for ref in m.type_refs(param.annotation.annotation):
                     self._mod.endpoint_refs.setdefault(ref, node.name.value)
