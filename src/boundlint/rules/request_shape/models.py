@@ -334,14 +334,36 @@ class UnboundedRequestCollection(Rule):
         reported: set[int] = set()
         for name, part_of in why.items():
             uses = mod.endpoint_params.get(name, [])
+            # a base's field that the request model (or a class between them) declares again is judged there
+            overridden = _redeclared(name, why, models) if part_of else set()
             for f in fields[name]:
-                if f.limit is not None or id(f.node) in reported:
+                if f.limit is not None or id(f.node) in reported or f.name in overridden:
                     continue
                 if uses and all(limits.checked_in_body(func, f"{param}.{f.name}", ctx) for func, param in uses):
                     continue  # every endpoint taking the model rejects an oversized `body.field` first
                 reported.add(id(f.node))
                 via = f" (part of request model `{part_of}`)" if part_of else ""
                 self.report(f.node, model=name, field=f.name, type=f.shape.text, via=via)
+
+
+def _redeclared(base: str, why: dict[str, str], models: dict[str, m.Model]) -> set[str]:
+    """Field names that every request model inheriting *base* declares again (itself or in a class between)."""
+    found: set[str] | None = None
+    for request in why:
+        chain = _chain(models[request], models) if request != base else []
+        if models[base].node not in chain:
+            continue  # nested or unrelated, not inherited
+        names: set[str] = set()
+        for cls in chain:
+            if cls is models[base].node:
+                continue
+            for stmt in m.class_statements(cls):
+                if isinstance(stmt, cst.AnnAssign) and isinstance(stmt.target, cst.Name):
+                    names.add(stmt.target.value)
+                elif isinstance(stmt, cst.Assign):
+                    names.update(t.target.value for t in stmt.targets if isinstance(t.target, cst.Name))
+        found = names if found is None else found & names
+    return found or set()
 
 
 def _chain(model: m.Model, models: dict[str, m.Model]) -> list[cst.ClassDef]:
