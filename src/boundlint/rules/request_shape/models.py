@@ -103,7 +103,7 @@ class UnboundedRequestCollection(Rule):
       `patch`), or named by `@extend_schema(request=S)`;
       the models it nests are part of the request too;
     - or caps some of its collections but not all (an input contract with
-      a missed cap);
+      a missed cap; not for DRF serializers, which render output as often);
     - or, for pydantic and msgspec models and marshmallow schemas, whose
       class name matches `request-model-patterns` (by default `*Request`,
       `*Req`, `*Params`, `*Query`, `*Body`, `*Payload`, `*Input`,
@@ -115,6 +115,8 @@ class UnboundedRequestCollection(Rule):
     built, and DRF serializers are named `*Serializer` whatever their role,
     so a name alone does not make them request models.  Not judged by
     name:
+    - models built from objects' attributes (`from_attributes=True`, v1
+      `orm_mode = True`: they render ORM rows) and the models they nest;
     - models named as output or configuration (`*Response`, `*Result`, `*Out`,
       `*Config`, `*Settings`, `*Event`, `*Config*Params` ...), models an
       endpoint sends back (`response_model=`, `responses={...}`, Django
@@ -415,7 +417,8 @@ def _request_models(models: dict[str, m.Model], fields: dict[str, list[m.Collect
     why: dict[str, str] = {}
     strong: set[str] = set()
     named: set[str] = set()
-    output = _output_models(models, fields, mod.parsed | mod.returned, ctx)
+    orm = {name for name, model in models.items() if _reads_attributes(model.node)}
+    output = _output_models(models, fields, mod.parsed | mod.returned | orm, ctx)
     by_name = not _client_package(ctx.path)
     for name, model in models.items():
         own = fields[name]
@@ -424,7 +427,7 @@ def _request_models(models: dict[str, m.Model], fields: dict[str, list[m.Collect
             strong.add(name)
         elif name in output or name in mod.built:
             continue
-        elif any(f.capped for f in own) and any(f.limit is None for f in own):
+        elif model.kind != "drf" and any(f.capped for f in own) and any(f.limit is None for f in own):
             why[name] = ""  # caps some collections: an input contract missing a cap
         elif by_name and model.kind not in _UNVALIDATED_KINDS and m.matches_any(name, patterns):
             why[name] = ""
@@ -469,6 +472,33 @@ def _client_package(path: str) -> bool:
     stem = parts[-1].rsplit(".", 1)[0]
     return any(part in CLIENT_PACKAGES for part in parts[:-1]) or any(
         stem == word or stem.endswith("_" + word) for word in CLIENT_PACKAGES)
+
+
+def _reads_attributes(cls: cst.ClassDef) -> bool:
+    """A pydantic model built from objects' attributes (``from_attributes=True``, v1 ``orm_mode = True``):
+    it renders ORM rows, it is output."""
+    for stmt in m.class_statements(cls):
+        if isinstance(stmt, cst.ClassDef) and stmt.name.value == "Config":
+            if _reads_attributes(stmt):
+                return True
+        targets = []
+        if isinstance(stmt, cst.Assign):
+            targets = [t.target for t in stmt.targets]
+        elif isinstance(stmt, cst.AnnAssign):
+            targets = [stmt.target]
+        if not targets or not isinstance(targets[0], cst.Name) or stmt.value is None:
+            continue
+        name, value = targets[0].value, stmt.value
+        if name in ("orm_mode", "from_attributes") and isinstance(value, cst.Name) and value.value == "True":
+            return True
+        if name == "model_config":
+            for node in m.iter_nodes(value):
+                if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "from_attributes":
+                    return isinstance(node.value, cst.Name) and node.value.value == "True"
+                if (isinstance(node, cst.DictElement) and isinstance(node.key, cst.SimpleString)
+                        and node.key.evaluated_value == "from_attributes"):
+                    return isinstance(node.value, cst.Name) and node.value.value == "True"
+    return False
 
 
 def _output_models(models: dict[str, m.Model], fields: dict[str, list[m.CollectionField]], seen_as_output: set[str],
