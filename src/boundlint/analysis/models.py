@@ -211,12 +211,14 @@ def annotation_shape(expr: cst.BaseExpression | None, ctx: Context, depth: int =
         if head in ("tuple", "Tuple"):
             if len(args) == 2 and isinstance(args[1], cst.Ellipsis):
                 return Shape(_text(expr), None)
-            return None  # a fixed-length tuple holds exactly its listed items
+            # a fixed-length tuple holds exactly its listed items, but each may be a collection of its own
+            return _first_unbounded(args, expr, ctx, depth)
         if head in MAPPING_TYPES and (len(args) < 2 or _opaque(args[-1], ctx)):
             return None  # a free-form JSON object: passed along, not iterated item by item
         if (head in MAPPING_TYPES or head in SET_TYPES) and finite_type(args[0], ctx):
-            # {Tier: str}, set[Literal["a", "b"]]: distinct keys from a closed set
-            return Shape(_text(expr), "keys from a finite type (`Literal`, `bool`, an enum)", inherent=True)
+            # {Tier: str}, set[Literal["a", "b"]]: distinct keys from a closed set, unless each value is a collection
+            values = _first_unbounded(args[1:], expr, ctx, depth) if head in MAPPING_TYPES else None
+            return values or Shape(_text(expr), "keys from a finite type (`Literal`, `bool`, an enum)", inherent=True)
         if head in COLLECTION_TYPES:
             return Shape(_text(expr), None)
         if head in ("Required", "NotRequired", "ReadOnly", "Final"):
@@ -230,6 +232,16 @@ def annotation_shape(expr: cst.BaseExpression | None, ctx: Context, depth: int =
             return Shape(_text(expr), None)
         if isinstance(expr, cst.Name):
             return _alias_shape(expr, ctx, depth)
+    return None
+
+
+def _first_unbounded(items: Iterable[cst.BaseExpression], whole: cst.BaseExpression, ctx: Context,
+                     depth: int) -> Shape | None:
+    """``whole`` as an unbounded shape when one of *items* is an uncapped collection (``tuple[list[str], int]``)."""
+    for item in items:
+        inner = annotation_shape(item, ctx, depth + 1)
+        if inner is not None and inner.limit is None:
+            return Shape(_text(whole), None)
     return None
 
 
