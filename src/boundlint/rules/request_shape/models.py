@@ -43,6 +43,10 @@ _DECODERS = frozenset({
 # Methods of an HTTP client whose result is another service's answer, and words that name such a client.
 _HTTP_VERBS = frozenset({"get", "post", "put", "patch", "delete", "head", "request", "send", "fetch", "stream"})
 _CLIENT_WORDS = frozenset({"client", "session", "http", "https", "httpx", "requests", "api", "upstream", "stub"})
+# Reading a file: configuration or fixtures the process loads, not a request.
+_FILE = "<file>"
+_FILE_READERS = frozenset({"open", "read_text", "read_bytes", "safe_load", "full_load"})
+_FILE_MODULES = ("yaml.", "tomllib.", "tomli.", "toml.", "configparser.")
 # Calls whose result is their argument's data, parsed.
 _PARSERS = frozenset({"loads", "load", "decode", "parse", "parse_raw", "dict", "literal_eval"})
 # Identifier words that name another service's answer (``response.json()``, ``resp_data``).
@@ -121,8 +125,9 @@ class UnboundedRequestCollection(Rule):
       `*Config`, `*Settings`, `*Event`, `*Config*Params` ...), models an
       endpoint sends back (`response_model=`, `responses={...}`, Django
       Ninja's `response=`, its return annotation), and the models they nest;
-    - models the module parses another service's answer with
+    - models the module parses another service's answer or a file with
       (`Payload.model_validate(response.json())`,
+      `Params.model_validate(yaml.safe_load(f))`,
       `msgspec.json.decode(resp.content, type=Page)`) and the models they
       nest;
     - models the module builds itself: from keyword arguments or a dict
@@ -276,8 +281,8 @@ class UnboundedRequestCollection(Rule):
         else:
             decoded = [built] if built is not None and _fills_from_data(node) else _decoded(node, ctx)
             source = _data_source(node, ctx) if decoded else None
-            if source == "response":
-                self._mod.parsed.update(decoded)
+            if source in ("response", "file"):
+                self._mod.parsed.update(decoded)  # another service's answer, or a file the process reads
             elif source == "request" and not _client_package(ctx.path):
                 self._mod.loaded.update(decoded)  # Lookup.model_validate(await request.json())
         if not isinstance(func, cst.Attribute):
@@ -589,6 +594,8 @@ def _data_source(call: cst.Call, ctx: Context) -> str | None:
 def _data_source_of(expr: cst.BaseExpression, ctx: Context | None = None) -> str | None:
     """:func:`_data_source` for one expression."""
     for name in _data_roots(expr, ctx):
+        if name == _FILE:
+            return "file"
         words = _words(name)
         if words & _REQUEST_WORDS:
             return "request"
@@ -626,6 +633,8 @@ def _data_roots(expr: cst.BaseExpression, ctx: Context | None = None, depth: int
                 yield from _data_roots(arg.value, ctx, depth + 1)
         elif ctx is not None and _http_call(expr, ctx):
             yield "response"
+        elif callee in _FILE_READERS or (ctx is not None and (ctx.qualname(expr.func) or "").startswith(_FILE_MODULES)):
+            yield _FILE  # open(path), Path(p).read_text(), yaml.safe_load(f): a file, not a request
     elif isinstance(expr, cst.Dict):
         for el in expr.elements:
             yield from _data_roots(el.value, ctx, depth + 1)
@@ -656,8 +665,12 @@ def _decoded(call: cst.Call, ctx: Context) -> list[str]:
     if name not in _DECODERS:
         return []
     candidates = [a.value for a in call.args]
-    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call):
-        candidates.extend(a.value for a in func.value.args)  # TypeAdapter(X).validate_python(...), Decoder(X).decode(...)
+    maker = func.value if isinstance(func, cst.Attribute) else None
+    if isinstance(maker, cst.Name):  # order_decoder = msgspec.json.Decoder(Order); order_decoder.decode(...)
+        bound = ctx.lookup(maker.value)
+        maker = bound[1][-1] if bound is not None and bound[1] else None
+    if isinstance(maker, cst.Call):
+        candidates.extend(a.value for a in maker.args)  # TypeAdapter(X).validate_python(...), Decoder(X).decode(...)
     out = []
     for value in candidates:
         for ref in m.type_refs(value) if isinstance(value, (cst.Subscript, cst.Name)) else ():
