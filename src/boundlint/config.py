@@ -81,7 +81,7 @@ class Settings:
 # Default class-name patterns of a request model (issue 3); the option replaces them.
 REQUEST_MODEL_PATTERNS = (
     "*Request", "*Req", "*Params", "*Query", "*Body", "*Payload", "*Input", "*Command", "*Batch",
-    "*Create", "*Update", "*Form", "*In",
+    "*Create", "*Update", "*Form",
 )
 
 CODES, STRINGS, BOOL, NUMBER, CODE_TABLE = "codes", "strings", "bool", "number", "code-table"

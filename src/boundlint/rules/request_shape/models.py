@@ -111,8 +111,7 @@ class UnboundedRequestCollection(Rule):
     - or, for pydantic and msgspec models and marshmallow schemas, whose
       class name matches `request-model-patterns` (by default `*Request`,
       `*Req`, `*Params`, `*Query`, `*Body`, `*Payload`, `*Input`,
-      `*Command`, `*Batch`, `*Create`, `*Update`, `*Form`, `*In` as in
-      FastAPI's `UserIn` / `UserOut` convention).
+      `*Command`, `*Batch`, `*Create`, `*Update`, `*Form`).
     Same-module base classes of a request model are judged with it.
     SQLModel tables (`table=True`) are storage, never judged.  A
     plain `@dataclass`, attrs class or `TypedDict` validates nothing when
