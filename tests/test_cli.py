@@ -214,3 +214,17 @@ def test_empty_select_is_a_usage_error(tmp_path):
                           capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr.strip() == "boundlint: error: argument --select: expected one or more rule codes or prefixes, got nothing"
+
+
+def test_a_closed_pipe_is_no_internal_error():
+    # `boundlint check | head`: the reader is gone before the report is written.
+    import os
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "boundlint", "check", "--no-cache", "--format", "sarif", "examples"],
+                              stdout=write_end, stderr=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parent.parent)
+    finally:
+        os.close(write_end)
+    assert (proc.returncode, proc.stderr) == (141, "")

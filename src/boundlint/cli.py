@@ -6,6 +6,7 @@ one-line message on stderr, never a traceback).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Sequence
 
@@ -97,6 +98,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # `boundlint check | head`: the reader left; say nothing more and keep Python from
+        # complaining when it flushes stdout at exit.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        return 141  # 128 + SIGPIPE, as a shell reports a pipe's writer killed by it
     except Exception as exc:  # a bug in boundlint: one line unless asked for the traceback
         if verbose:
             import traceback
