@@ -48,7 +48,10 @@ _FILE = "<file>"
 _FILE_READERS = frozenset({"open", "read_text", "read_bytes", "safe_load", "full_load"})
 _FILE_MODULES = ("yaml.", "tomllib.", "tomli.", "toml.", "configparser.")
 # Calls whose result is their argument's data, parsed.
-_PARSERS = frozenset({"loads", "load", "decode", "parse", "parse_raw", "dict", "literal_eval"})
+_PARSERS = frozenset({
+    "loads", "load", "decode", "parse", "parse_raw", "dict", "literal_eval",
+    "validate_python", "validate_json", "model_validate", "model_validate_json", "convert", "parse_obj", "structure",
+})
 # Identifier words that name another service's answer (``response.json()``, ``resp_data``).
 _RESPONSE_WORDS = frozenset({"response", "resp", "reply"})
 _REQUEST_WORDS = frozenset({"request", "req"})
@@ -310,7 +313,8 @@ class UnboundedRequestCollection(Rule):
 
     def visit_AnnAssign(self, node: cst.AnnAssign, ctx: Context) -> None:
         # body: SearchRequest = await request.json() -- a TypedDict or dataclass typed as the request's data
-        if node.value is not None and ctx.scope.kind == "function" and not _client_package(ctx.path):
+        if (node.value is not None and ctx.scope.kind == "function" and not _client_package(ctx.path)
+                and not isinstance(node.value, cst.Dict)):  # a dict the function writes itself is no input
             if _data_source_of(node.value, ctx) == "request":
                 self._mod.loaded.update(r for r in m.type_refs(node.annotation.annotation) if r in ctx.index.classes)
 
@@ -606,7 +610,8 @@ def _data_source_of(expr: cst.BaseExpression, ctx: Context | None = None) -> str
 def _data_roots(expr: cst.BaseExpression, ctx: Context | None = None, depth: int = 0) -> Iterator[str]:
     """Names whose data *expr* reads: ``request`` in ``await request.json()``, ``resp`` in
     ``json.loads(resp.text)``; attribute and method names are not data (``config.transform_request()``),
-    nor are the arguments of a call that makes new data (``await call_vendor(request_data)``).
+    nor are the arguments of a call that makes new data (``await call_vendor(request_data)``), nor a
+    function's name (``get_request_base_url(...)``).
 
     With *ctx*, a local name is followed to what it was bound to (``data = await request.json()``),
     and a call of an HTTP client (``await client.get(url)``, ``requests.post(...)``) reads as
@@ -617,15 +622,17 @@ def _data_roots(expr: cst.BaseExpression, ctx: Context | None = None, depth: int
     while isinstance(expr, (cst.Await, cst.Attribute, cst.Subscript)):
         expr = expr.expression if isinstance(expr, cst.Await) else expr.value
     if isinstance(expr, cst.Name):
+        bound = ctx.lookup(expr.value) if ctx is not None else None
+        if bound is not None and bound[0].kind == "function" and len(bound[1]) == 1 and bound[1][0] is not None:
+            # a local says where its data came from, whatever its name: request_data = {...} is made here
+            yield from _data_roots(bound[1][0], ctx, depth + 1)
+            return
         yield expr.value
-        if ctx is not None:
-            bound = ctx.lookup(expr.value)
-            if bound is not None and bound[0].kind == "function" and len(bound[1]) == 1 and bound[1][0] is not None:
-                yield from _data_roots(bound[1][0], ctx, depth + 1)
-            elif expr.value in ctx.scope.with_targets:  # async with session.get(url) as resp
-                yield from _data_roots(ctx.scope.with_targets[expr.value], ctx, depth + 1)
+        if ctx is not None and expr.value in ctx.scope.with_targets:  # async with session.get(url) as resp
+            yield from _data_roots(ctx.scope.with_targets[expr.value], ctx, depth + 1)
     elif isinstance(expr, cst.Call):
-        yield from _data_roots(expr.func, ctx, depth + 1)  # request.json(): the receiver's data
+        if isinstance(expr.func, cst.Attribute):
+            yield from _data_roots(expr.func, ctx, depth + 1)  # request.json(): the receiver's data
         callee = expr.func.attr.value if isinstance(expr.func, cst.Attribute) else getattr(expr.func, "value", "")
         if callee in _PARSERS:  # json.loads(resp.text): the argument's data; other calls make new data
             for arg in expr.args:
