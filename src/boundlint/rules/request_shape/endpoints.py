@@ -175,7 +175,7 @@ class UnboundedEndpointCollection(Rule):
         found = endpoint_framework(node, ctx, extra) if node.decorators else None
         kind = "endpoint"
         if found is None:
-            if not _is_dependency(node, ctx):
+            if not is_dependency(node, ctx):
                 return
             found, kind = ("fastapi", None), "dependency"
         elif found[0] == "other":
@@ -259,7 +259,7 @@ def _read_as_record(func: cst.FunctionDef, name: str) -> bool:
     return uses > 0 and uses == reads
 
 
-def _is_dependency(func: cst.FunctionDef, ctx: Context) -> bool:
+def is_dependency(func: cst.FunctionDef, ctx: Context) -> bool:
     """True when *func* (or the class whose ``__init__`` it is) is a FastAPI dependency of this
     module: named in ``Depends(f)`` / ``Security(f)``, or the annotation of ``x: C = Depends()``.
     A dependency's ``Query()`` parameters are the endpoint's query parameters."""

@@ -14,7 +14,8 @@ from boundlint.analysis.names import dotted
 from boundlint.config import REQUEST_MODEL_PATTERNS
 from boundlint.rules.base import Example, Rule
 from boundlint.rules.request_shape.endpoints import (
-    DEFAULT_EXTRA_ENDPOINT_DECORATORS, endpoint_framework, function_params, input_decorator_models, litestar_injected,
+    DEFAULT_EXTRA_ENDPOINT_DECORATORS, endpoint_framework, function_params, input_decorator_models, is_dependency,
+    litestar_injected,
 )
 
 DEFAULT_REQUEST_MODEL_PATTERNS = REQUEST_MODEL_PATTERNS
@@ -93,7 +94,8 @@ class UnboundedRequestCollection(Rule):
       Django Ninja, Litestar ...) that the client sends (not one a
       dependency computes: `user: User = Depends(current_user)`, a
       Litestar parameter named in `dependencies={...}`;
-      `Depends()` and `Depends(Model)` are request input), or that the
+      `Depends()` and `Depends(Model)` are request input, and so are the
+      parameters of a same-module dependency function), or that the
       module loads input with
       (`Schema().load(...)`, `@use_args(Schema)`, `@blp.arguments(Schema)`,
       or decodes the request it serves into:
@@ -236,6 +238,11 @@ class UnboundedRequestCollection(Rule):
 
     def visit_FunctionDef(self, node: cst.FunctionDef, ctx: Context) -> None:
         if not node.decorators:
+            if is_dependency(node, ctx):  # async def parsed(body: Bulk) used as Depends(parsed): FastAPI reads the body
+                for param in function_params(node):
+                    if param.annotation is not None and not _injected(param, ctx):
+                        for ref in m.type_refs(param.annotation.annotation):
+                            self._mod.endpoint_refs.setdefault(ref, node.name.value)
             return
         extra = m.option_list(ctx, "extra-endpoint-decorators", DEFAULT_EXTRA_ENDPOINT_DECORATORS)
         for name in input_decorator_models(node, ctx):
