@@ -297,9 +297,9 @@ def checked_in_body(func: cst.FunctionDef, name: str, ctx: Context) -> str | Non
     ``if n > N``), ``assert len(ids) <= N``, a same-module helper whose body
     opens with such a check (``_check(ids)``), a same-module predicate
     (``if _too_many(ids): raise``), and a first use that truncates
-    (``ids = ids[:N]``).  Also counts a body whose every use of *name* is a
-    constant-bound slice or ``islice(name, N)`` (or ``len(name)``, with at
-    least one slice).
+    (``ids = ids[:N]``).  Also counts a body whose every use of *name*
+    (dotted too: ``body.ids``) is a constant-bound slice or
+    ``islice(name, N)`` (or ``len(name)``, with at least one slice).
     """
     if not isinstance(func.body, cst.IndentedBlock):
         return None
@@ -328,12 +328,12 @@ def checked_in_body(func: cst.FunctionDef, name: str, ctx: Context) -> str | Non
                         return "a constant-bound slice"
     uses = sliced = sized = 0
     for node in iter_nodes(func.body, into_defs=True):
-        if isinstance(node, cst.Name) and node.value == name:
+        if isinstance(node, (cst.Name, cst.Attribute)) and dotted(node) == name:
             uses += 1
         elif _truncates(node, name, ctx):
             sliced += 1
         elif (isinstance(node, cst.Call) and dotted(node.func) == "len" and len(node.args) == 1
-              and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == name):
+              and dotted(node.args[0].value) == name):
             sized += 1
     return "a constant-bound slice" if sliced and uses == sliced + sized else None
 
@@ -348,14 +348,14 @@ def _straight_line(stmts) -> Iterator[cst.CSTNode]:
 
 
 def _truncates(node: cst.CSTNode, name: str, ctx: Context, unwrap: bool = False) -> bool:
-    """``name[:N]`` / ``name[-N:]`` / ``islice(name, N)`` (with *unwrap*, also wrapped in ``list()``)."""
+    """``name[:N]`` / ``name[-N:]`` / ``islice(name, N)`` (with *unwrap*, also wrapped in ``list()``);
+    *name* may be dotted (``body.ids[:N]``)."""
     if unwrap and isinstance(node, cst.Call) and dotted(node.func) in ("list", "tuple", "set") and len(node.args) == 1:
         node = node.args[0].value
-    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == name:
+    if isinstance(node, cst.Subscript) and dotted(node.value) == name:
         return _slice_limit(node, ctx) is not None
     if isinstance(node, cst.Call) and (dotted(node.func) or "").rsplit(".", 1)[-1] == "islice" and node.args:
-        first = node.args[0].value
-        return isinstance(first, cst.Name) and first.value == name and _call_limit(node, ctx, 0) is not None
+        return dotted(node.args[0].value) == name and _call_limit(node, ctx, 0) is not None
     return False
 
 

@@ -372,12 +372,6 @@ def _checked_by(func: cst.FunctionDef, key: str, ctx: Context) -> bool:
         return True
     if not isinstance(func.body, cst.IndentedBlock):
         return False
-    # every use is a constant-bound slice: body.ids[:MAX]
-    sliced = {id(n.value) for n in m.iter_nodes(func.body)
-              if isinstance(n, cst.Subscript) and limits.source_limit(n, ctx) == "a constant-bound slice"}
-    uses = [n for n in m.iter_nodes(func.body) if isinstance(n, cst.Attribute) and dotted(n) == key]
-    if uses and all(id(n) in sliced for n in uses):
-        return True
     for stmt in func.body.body:
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
