@@ -297,27 +297,29 @@ def checked_in_body(func: cst.FunctionDef, name: str, ctx: Context) -> str | Non
     ``if n > N``), ``assert len(ids) <= N``, a same-module helper whose body
     opens with such a check (``_check(ids)``), a same-module predicate
     (``if _too_many(ids): raise``), and a first use that truncates
-    (``ids = ids[:N]``).  Also counts a body whose every use of *name*
-    (dotted too: ``body.ids``) is a constant-bound slice or
-    ``islice(name, N)`` (or ``len(name)``, with at least one slice).
+    (``ids = ids[:N]``); a check may be on an alias (``ids = body.ids``).
+    Also counts a body whose every use of *name* (dotted too: ``body.ids``)
+    is a constant-bound slice or ``islice(name, N)`` (or ``len(name)``,
+    with at least one slice).
     """
     if not isinstance(func.body, cst.IndentedBlock):
         return None
     lengths: dict[str, str] = {}  # n = len(ids)
+    names = {name}  # ids = body.ids: a check on the alias bounds the field
     for stmt in _straight_line(func.body.body):
         if isinstance(stmt, cst.If):
             guards = [key for key, _ in length_guards(stmt.test, lengths.get)]
             if not guards:
                 guards = predicate_guards(stmt.test, ctx)
-            if name in guards and terminates(stmt.body, ctx):
+            if names.intersection(guards) and terminates(stmt.body, ctx):
                 return f"len({name}) checked"
         elif isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
-                if isinstance(small, cst.Assert) and length_bound(small.test) == name:
+                if isinstance(small, cst.Assert) and length_bound(small.test) in names:
                     return f"len({name}) checked"
                 if isinstance(small, cst.Expr) and isinstance(small.value, (cst.Call, cst.Await)):
                     call = small.value.expression if isinstance(small.value, cst.Await) else small.value
-                    if isinstance(call, cst.Call) and name in helper_guards(call, ctx):
+                    if isinstance(call, cst.Call) and names.intersection(helper_guards(call, ctx)):
                         return f"len({name}) checked"
                 if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
                     target = small.targets[0].target.value
@@ -326,6 +328,8 @@ def checked_in_body(func: cst.FunctionDef, name: str, ctx: Context) -> str | Non
                         lengths[target] = key
                     elif target == name and _truncates(small.value, name, ctx, unwrap=True):
                         return "a constant-bound slice"
+                    elif dotted(small.value) in names:
+                        names.add(target)
     uses = sliced = sized = 0
     for node in iter_nodes(func.body, into_defs=True):
         if isinstance(node, (cst.Name, cst.Attribute)) and dotted(node) == name:

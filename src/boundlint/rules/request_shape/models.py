@@ -10,7 +10,6 @@ import libcst as cst
 from boundlint.analysis import limits
 from boundlint.analysis import models as m
 from boundlint.analysis.context import Context
-from boundlint.analysis.names import dotted
 from boundlint.config import REQUEST_MODEL_PATTERNS
 from boundlint.rules.base import Example, Rule
 from boundlint.rules.request_shape.endpoints import (
@@ -359,26 +358,11 @@ class UnboundedRequestCollection(Rule):
             for f in fields[name]:
                 if f.limit is not None or id(f.node) in reported or f.name in overridden:
                     continue
-                if uses and all(_checked_by(func, f"{param}.{f.name}", ctx) for func, param in uses):
+                if uses and all(limits.checked_in_body(func, f"{param}.{f.name}", ctx) for func, param in uses):
                     continue  # every endpoint taking the model rejects an oversized `body.field` first
                 reported.add(id(f.node))
                 via = f" (part of request model `{part_of}`)" if part_of else ""
                 self.report(f.node, model=name, field=f.name, type=f.shape.text, via=via)
-
-
-def _checked_by(func: cst.FunctionDef, key: str, ctx: Context) -> bool:
-    """True when endpoint *func* bounds ``body.field`` (*key*) before use, also through ``ids = body.ids``."""
-    if limits.checked_in_body(func, key, ctx):
-        return True
-    if not isinstance(func.body, cst.IndentedBlock):
-        return False
-    for stmt in func.body.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
-                        and dotted(small.value) == key and limits.checked_in_body(func, small.targets[0].target.value, ctx)):
-                    return True
-    return False
 
 
 def _redeclared(base: str, why: dict[str, str], models: dict[str, m.Model]) -> set[str]:
