@@ -47,7 +47,7 @@ def test_moved_file_hits_with_its_new_path(tmp_path):
     key = content_key(HAZARD.encode())
     cache.put(key, [Finding("old.py", 4, 18, "BND101", "m", 4, 60, "h")], 4)
     cache.flush()
-    findings, lines = Cache(tmp_path / "c", "fp").get(key, "new.py")
+    findings, lines, _consulted = Cache(tmp_path / "c", "fp").get(key, "new.py")
     assert (findings[0].path, findings[0].line, lines) == ("new.py", 4, 4)
 
 

@@ -1,4 +1,4 @@
-"""Per-file result cache, keyed by content hash + effective settings + boundlint version.
+"""Per-file result cache, keyed by content hash + effective settings + boundlint version + linked facts.
 
 Layout (like ``.ruff_cache``): ``<cache-dir>/<version>/<settings fingerprint>/<xx>.json``,
 256 shards chosen by the first byte of the content hash (the fingerprint
@@ -9,7 +9,9 @@ their path so a moved file still hits.  Shards are written atomically
 several) never see a torn file: the last writer wins and the loser's entries
 are just recomputed later.  A damaged shard is ignored and rebuilt.  Each shard
 keeps at most ``max_entries // 256`` entries, evicting the least recently
-used, and directories of other boundlint versions are removed.
+used, and directories of other boundlint versions are removed.  An entry also
+records the project questions its judgement asked and a digest of each answer:
+it is served only while the project still answers them the same way.
 """
 from __future__ import annotations
 
@@ -86,23 +88,29 @@ class Cache:
             self._shards[name] = shard
         return shard
 
-    def get(self, key: str, path: str) -> tuple[list[Finding], int] | None:
-        """Cached ``(findings, lines)`` for content *key*, re-attached to *path*; None on a miss."""
+    def get(self, key: str, path: str) -> tuple[list[Finding], int, dict] | None:
+        """Cached ``(findings, lines, consulted)`` for content *key*, re-attached to *path*; None on a miss.
+
+        ``consulted`` maps each project question the judgement asked to the
+        digest of its answer then; the caller re-asks them (``index.view.still_valid``).
+        """
         entry = self._shard(key[:2]).get(key)
         try:
-            _, lines, raw = entry
-            findings = [Finding(path, *item) for item in raw]
-        except (TypeError, ValueError):
+            _, lines, raw, consulted = entry
+            findings = [Finding(path, *item[:7], tuple(item[7])) for item in raw]
+            if not isinstance(consulted, dict):
+                return None
+        except (TypeError, ValueError, IndexError):
             return None
         if entry[0] != self._now:
             entry[0] = self._now
             self._dirty.add(key[:2])
-        return findings, int(lines)
+        return findings, int(lines), consulted
 
-    def put(self, key: str, findings: list[Finding], lines: int) -> None:
-        """Record the result for content *key*."""
-        raw = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.hint] for f in findings]
-        self._shard(key[:2])[key] = [self._now, lines, raw]
+    def put(self, key: str, findings: list[Finding], lines: int, consulted: dict | None = None) -> None:
+        """Record the result for content *key*, with the project questions it *consulted*."""
+        raw = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.hint, list(f.evidence)] for f in findings]
+        self._shard(key[:2])[key] = [self._now, lines, raw, consulted or {}]
         self._dirty.add(key[:2])
 
     def flush(self) -> None:

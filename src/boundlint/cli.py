@@ -265,7 +265,9 @@ def _cache(args, settings):
     if args.no_cache:
         return None
     from boundlint.cache import Cache, default_dir
+    from boundlint.engine import set_index_cache
 
+    set_index_cache(str(default_dir(args.cache_dir)))  # module summaries of the project index
     return Cache(default_dir(args.cache_dir), settings.fingerprint())
 
 

@@ -34,6 +34,8 @@ class FileResult:
     lines: int = 0
     # What extra collectors gathered (collector name -> picklable facts); None when none ran.
     facts: dict | None = None
+    # The project questions the judgement asked, with a digest of each answer (for the exact cache).
+    consulted: dict | None = None
 
 
 def _meta_finding(code: str, path: str, reason: str, line: int = 1, column: int = 1) -> Finding:
@@ -53,7 +55,7 @@ def enabled_rules(settings: Settings) -> list[type]:
 
 def check_source(text: str, path: str, settings: Settings, rules: Sequence[type] | None = None,
                  apply_noqa: bool = True, prefilter: bool = True, collectors: Sequence = (),
-                 facts: dict | None = None) -> list[Finding]:
+                 facts: dict | None = None, project=None) -> list[Finding]:
     """Findings for one module's source *text* (already decoded), sorted, noqa applied.
 
     A parse failure becomes one BND001 finding; a failing rule becomes
@@ -72,6 +74,10 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
     maps a node to its 1-based ``(line, column, end_line)``.  With
     *prefilter*, a collector whose ``may_apply(text, settings)`` is False is
     skipped (its facts are then absent).
+
+    ``project``: the ``index.view.ProjectView`` of the file's module (what
+    other modules of its project say); by default the index of the project
+    *path* belongs to, when *path* is a file on disk, else none.
     """
     import libcst as cst
 
@@ -117,7 +123,7 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
     if depth < RECURSION_LIMIT:
         sys.setrecursionlimit(RECURSION_LIMIT)
     try:
-        ctx = Context(path, module, settings)
+        ctx = Context(path, module, settings, project if project is not None else project_view(path))
         sink.ctx = ctx
         extra = [factory() for factory in collectors]
         walker = Walker([cls(sink) for cls in rules] + extra, ctx, on_rule_error)
@@ -328,7 +334,7 @@ def _positions(module, sink, path: str) -> list[Finding]:
             continue
         seen.add(key)
         out.append(Finding(path, pos.start.line, pos.start.column + 1, report.rule.code, report.message,
-                           pos.end.line, pos.end.column + 1, report.rule.hint))
+                           pos.end.line, pos.end.column + 1, report.rule.hint, tuple(report.evidence)))
     return out
 
 
@@ -457,10 +463,42 @@ def check_file(path: str, settings: Settings, rules: Sequence[type] | None = Non
     except DecodeError as exc:
         return FileResult(path, _filter([_meta_finding("BND001", path, f"cannot decode: {exc}", exc.line, exc.column)], "", settings))
     lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    view = project_view(path)
     if collectors:
         facts: dict = {}
-        return FileResult(path, check_source(text, path, settings, rules, collectors=collectors, facts=facts), lines, facts)
-    return FileResult(path, check_source(text, path, settings, rules, prefilter=prefilter), lines)
+        found = check_source(text, path, settings, rules, collectors=collectors, facts=facts, project=view)
+        return FileResult(path, found, lines, facts, dict(view.consulted))
+    return FileResult(path, check_source(text, path, settings, rules, prefilter=prefilter, project=view), lines,
+                      consulted=dict(view.consulted))
+
+
+def project_view(path: str):
+    """The ``ProjectView`` of the module at *path*: its project's index (built once per process), or none.
+
+    A path that is not a file on disk (a test's made-up name) gets no project
+    unless its text was registered in ``index.build.OVERRIDES`` (standard input,
+    an editor's buffer).
+    """
+    from boundlint.index.build import OVERRIDES, index_for
+    from boundlint.index.view import NO_PROJECT, ProjectView
+
+    if not path.endswith((".py", ".pyi")) or not (os.path.isfile(path) or os.path.abspath(path) in OVERRIDES):
+        return NO_PROJECT
+    try:
+        index = index_for(path, _INDEX_CACHE_DIR)
+    except (OSError, ValueError, RecursionError):
+        return NO_PROJECT
+    return ProjectView(index, index.entry_for(path))
+
+
+# Where module summaries are cached (set by the command line from --cache-dir / --no-cache); None: not cached.
+_INDEX_CACHE_DIR: str | None = None
+
+
+def set_index_cache(directory: str | None) -> None:
+    """Cache module summaries under *directory* (None: build them afresh each process)."""
+    global _INDEX_CACHE_DIR
+    _INDEX_CACHE_DIR = directory
 
 
 def _read(path: str) -> bytes:
@@ -775,12 +813,14 @@ def check_paths(paths: Iterable[str], settings: Settings, jobs: int | None = Non
     used with *collectors*, whose facts are not cached.
     """
     from boundlint.files import discover
+    from boundlint.index.build import prime
 
     if root is None:
         files = discover(paths, settings.exclude + settings.extend_exclude)
     else:
         files = discover(paths, settings.exclude + settings.extend_exclude, root=root,
                          respect_gitignore=settings.respect_gitignore)
+    prime(files, _INDEX_CACHE_DIR)  # before workers fork, so they share the project indexes
     if cache is not None and not collectors:
         return check_files_cached(files, settings, cache, jobs, progress)
     return check_files(files, settings, jobs, progress, collectors)
@@ -797,6 +837,8 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
     if cache is None:
         return check_files(paths, settings, jobs, progress)
     from boundlint.cache import content_key
+    from boundlint.index.build import index_for
+    from boundlint.index.view import still_valid
 
     results: list[FileResult] = []
     misses: list[str] = []
@@ -808,11 +850,13 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
             misses.append(path)
             continue
         hit = cache.get(key, path)
+        if hit is not None and hit[2] and not still_valid(index_for(path, _INDEX_CACHE_DIR), hit[2]):
+            hit = None  # another module changed what this file's judgement asked of the project
         if hit is None:
             keys[path] = key
             misses.append(path)
         else:
-            results.append(FileResult(path, hit[0], hit[1]))
+            results.append(FileResult(path, hit[0], hit[1], consulted=hit[2]))
     done = len(results)
     if progress is not None and done:
         progress(done, len(paths))
@@ -820,7 +864,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
     for result in check_files(misses, settings, jobs, wrapped):
         key = keys.get(result.path)
         if key is not None and not any(f.code == "BND002" for f in result.findings):
-            cache.put(key, result.findings, result.lines)
+            cache.put(key, result.findings, result.lines, result.consulted)
         results.append(result)
     cache.flush()
     results.sort(key=lambda r: r.path)

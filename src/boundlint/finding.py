@@ -21,6 +21,8 @@ class Finding:
     end_line: int
     end_column: int
     hint: str = ""
+    # The chain of facts that makes it a hazard, outermost first, each ``"what (path:line)"``.
+    evidence: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready mapping with the public field names."""
@@ -33,4 +35,5 @@ class Finding:
             "end_column": self.end_column,
             "message": self.message,
             "hint": self.hint,
+            "evidence": list(self.evidence),
         }

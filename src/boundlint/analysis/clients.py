@@ -118,6 +118,15 @@ def helper_constructor(call: cst.Call, ctx: Context) -> str | None:
     return None
 
 
+def project_factory(call: cst.Call, ctx: Context) -> list | None:
+    """``[client, "`f` (path:line)"]`` when *call* calls a project function, in another module, that
+    builds and returns a new client on every call (``make_client()`` from ``clients.py``)."""
+    if not ctx.project or not isinstance(call.func, (cst.Name, cst.Attribute)) or ctx.resolve_callable(call.func) is not None:
+        return None
+    ref = ctx.project_ref(call.func)
+    return ctx.project.ask("client_factory", ref) if ref is not None else None  # type: ignore[return-value]
+
+
 def sessionless_request(call: cst.Call, ctx: Context) -> str | None:
     """The qualified name when *call* is a one-shot request helper that opens its own connection."""
     q = ctx.qualname(call.func)

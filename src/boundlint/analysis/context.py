@@ -213,11 +213,16 @@ class Context:
     ``index`` (ModuleIndex), ``settings`` (the effective Settings),
     ``scope`` (innermost Scope), ``frame`` (per-function loops, ``with``
     items, ``except`` handlers), ``ancestors`` (nodes from the module down
-    to the parent of the node being visited).
+    to the parent of the node being visited), ``project`` (the
+    ``index.view.ProjectView``: what other modules of the project say).
     """
 
-    def __init__(self, path: str, module: cst.Module, settings: Settings) -> None:
+    def __init__(self, path: str, module: cst.Module, settings: Settings, project=None) -> None:
+        from boundlint.index.view import NO_PROJECT
+
         self.path = path
+        # What the rest of the project says (index.view.ProjectView); falsy outside any project.
+        self.project = project if project is not None else NO_PROJECT
         self.module = module
         self.settings = settings
         self.names = ImportTable()
@@ -230,6 +235,40 @@ class Context:
         self.cache: dict[str, object] = {}
 
     # -- questions rules ask -------------------------------------------------
+    def project_ref(self, node: cst.BaseExpression) -> str | None:
+        """The absolute project ref of a Name/Attribute chain: imported (also relatively) or defined here."""
+        if not self.project:
+            return None
+        q = self.names.resolve(node)
+        if q is not None:
+            return self.project.ref(q)
+        name = dotted(node)
+        if name is None:
+            return None
+        root = name.split(".", 1)[0]
+        if self.lookup_param(root) is not None:
+            return None
+        scope = self.scope
+        while scope is not None and scope.kind != "module":  # a local of the function shadows the module's
+            if root in scope.bindings or root in scope.defs:
+                return None
+            scope = scope.parent
+        if root in self.index.functions or root in self.index.classes or root in self.index.constants:
+            return self.project.ref(None, name)
+        return None
+
+    def function_qualname(self) -> str | None:
+        """``f`` or ``Class.method`` for the module-level function or method being visited, else None."""
+        scope = self.scope.function()
+        if scope is None or not isinstance(scope.node, cst.FunctionDef):
+            return None
+        parent = scope.parent
+        if parent is not None and parent.kind == "module":
+            return scope.node.name.value
+        if parent is not None and parent.kind == "class" and parent.parent is not None and parent.parent.kind == "module":
+            return f"{parent.name}.{scope.node.name.value}"
+        return None
+
     def qualname(self, node: cst.BaseExpression) -> str | None:
         """Canonical qualified name of an imported Name/Attribute chain, else None."""
         return self.names.resolve(node)

@@ -24,6 +24,7 @@ from typing import Iterator
 
 import libcst as cst
 
+from boundlint import tables
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.names import dotted
 from boundlint.analysis.walk import (
@@ -202,7 +203,7 @@ def source_limit(expr: cst.BaseExpression | None, ctx: Context, depth: int = 0) 
         left = source_limit(expr.left, ctx, depth + 1)
         return left if left and source_limit(expr.right, ctx, depth + 1) else None
     if isinstance(expr, (cst.Name, cst.Attribute)):
-        found = guarded(expr, ctx)
+        found = guarded(expr, ctx) or _settings_collection(expr, ctx)
         if found:
             return found
     if isinstance(expr, cst.Name):
@@ -217,6 +218,17 @@ def source_limit(expr: cst.BaseExpression | None, ctx: Context, depth: int = 0) 
         if _bounded_name(expr.attr.value, ctx):
             return "a configured collection"
     return None
+
+
+def _settings_collection(expr: cst.BaseExpression, ctx: Context) -> str | None:
+    """``"a configured collection"`` for an attribute of a settings object defined in the project
+    (``settings.peer_urls`` where ``settings = ClusterSettings()`` and the class is a ``BaseSettings``)."""
+    if not ctx.project or ctx.names.resolve(expr) is None and not isinstance(expr, cst.Attribute):
+        return None
+    ref = ctx.project_ref(expr)
+    if ref is None or "." not in ref:
+        return None
+    return "a configured collection" if ctx.project.ask("configured", ref) else None
 
 
 def _command_line(expr: cst.BaseExpression, ctx: Context) -> bool:
@@ -284,6 +296,9 @@ def batch_limit(expr: cst.BaseExpression, ctx: Context) -> str | None:
                 return "fixed-size batches"
     if name == "range" and len(args) == 3 and constant(args[2].value, ctx):
         return "fixed-size batches"
+    ref = ctx.project_ref(expr.func) if name not in _BATCHERS else None
+    if ref is not None and ctx.project.ask("batches", ref):
+        return "fixed-size batches"  # a project helper, in any module, that yields fixed-size slices
     return None
 
 
@@ -489,7 +504,11 @@ def is_limiter(expr: cst.BaseExpression, ctx: Context, params: dict[str, cst.Par
             return not size_from_input(size, ctx)
         if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("acquire", "limit", "throttle"):
             return is_limiter(expr.func.value, ctx, params, depth + 1)
-        return False
+        return project_limiter(expr.func, ctx) is not None
+    if isinstance(expr, (cst.Name, cst.Attribute)):
+        shared = _project_instance_limiter(expr, ctx)
+        if shared is not None:
+            return shared
     if isinstance(expr, cst.Name):
         name = expr.value
         if params is not None and name in params:
@@ -508,6 +527,28 @@ def is_limiter(expr: cst.BaseExpression, ctx: Context, params: dict[str, cst.Par
                 return any(is_limiter(v, ctx, params, depth + 1) for v in values)
         return bool(_LIMITER_WORDS.search(expr.attr.value))
     return False
+
+
+def project_limiter(func: cst.BaseExpression, ctx: Context) -> str | None:
+    """``"a limiter in `f` (path:line)"`` when *func* names a project helper, in any module, that enters one.
+
+    ``async with catalog_slot():`` where ``limits.catalog_slot`` does
+    ``async with _slots:`` on a module-level ``asyncio.Semaphore``.
+    """
+    ref = ctx.project_ref(func)
+    return ctx.project.ask("limiter", ref) if ref is not None else None  # type: ignore[return-value]
+
+
+def _project_instance_limiter(expr: cst.BaseExpression, ctx: Context) -> bool | None:
+    """For a limiter imported from another module (``from .limits import SLOTS``): whether it is one; else None."""
+    ref = ctx.project_ref(expr) if ctx.names.resolve(expr) is not None else None
+    if ref is None:
+        return None
+    answer = ctx.project.ask("instance_of", ref)
+    if answer is None:
+        return None
+    short = answer.rsplit(".", 1)[-1]
+    return answer in tables.table("limiters", ctx.settings) or short in tables.table("limiter-class-names", ctx.settings)
 
 
 def configured_limiter(expr: cst.BaseExpression, ctx: Context) -> bool:
@@ -544,7 +585,7 @@ def callee_limit(func: cst.BaseExpression, ctx: Context, depth: int = 0) -> str 
         return None
     target = ctx.resolve_callable(func)
     if target is None:
-        return None
+        return project_limiter(func, ctx) if isinstance(func, (cst.Name, cst.Attribute)) else None
     if isinstance(target, cst.Lambda):
         body = target.body
         if isinstance(body, cst.Await):

@@ -115,6 +115,8 @@ def helper_guards(call: cst.Call, ctx: Context) -> list[str]:
     """Keys a same-module helper rejects when oversized: ``validate(ids)`` whose body does
     ``if len(ids) > N: raise``.  The callee's key is rewritten in the caller's terms."""
     target = ctx.resolve_callable(call.func)
+    if target is None and isinstance(call.func, (cst.Name, cst.Attribute)):
+        return _project_helper_guards(call, ctx)
     if not isinstance(target, cst.FunctionDef):
         return []
     params, rejected = _rejected_params(target, ctx)
@@ -123,6 +125,16 @@ def helper_guards(call: cst.Call, ctx: Context) -> list[str]:
     if params and params[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
         params = params[1:]
     return _in_caller_terms(call, params, rejected)
+
+
+def _project_helper_guards(call: cst.Call, ctx: Context) -> list[str]:
+    """Keys a helper from another module of the project rejects when oversized, in the caller's terms."""
+    ref = ctx.project_ref(call.func)
+    checked = ctx.project.ask("len_checked", ref) if ref is not None else None
+    if not checked:
+        return []
+    rejected = [(root, rest) for root, _, rest in (key.partition(".") for key in checked["keys"])]
+    return _in_caller_terms(call, checked["params"], rejected)
 
 
 def predicate_guards(test: cst.BaseExpression, ctx: Context) -> list[str]:

@@ -42,6 +42,8 @@ class Report:
     rule: "Rule"
     node: cst.CSTNode
     message: str
+    # The chain that makes it a hazard, outermost first: ``"request field `Lookup.ids` (app/schemas.py:5)"``.
+    evidence: tuple[str, ...] = ()
 
 
 REGISTRY: dict[str, type["Rule"]] = {}
@@ -79,9 +81,9 @@ class Rule:
     def __init__(self, sink: list[Report]) -> None:
         self._sink = sink
 
-    def report(self, node: cst.CSTNode, **fields: object) -> None:
-        """Record a finding on *node*, the message filled from *fields*."""
-        self._sink.append(Report(self, node, self.message.format(**fields)))
+    def report(self, node: cst.CSTNode, evidence: tuple[str, ...] | list[str] = (), **fields: object) -> None:
+        """Record a finding on *node*, the message filled from *fields*, with the *evidence* chain."""
+        self._sink.append(Report(self, node, self.message.format(**fields), tuple(evidence)))
 
     # Options that widen what the rule recognises: when one is set the text prefilter
     # cannot know the configured names, so the rule always runs.

@@ -15,7 +15,7 @@ import re
 import libcst as cst
 
 from boundlint.analysis.clients import (
-    CLIENT_FACTORIES, client_constructor, helper_constructor, reconnect_session, returned_later, reused,
+    CLIENT_FACTORIES, client_constructor, helper_constructor, project_factory, reconnect_session, returned_later, reused,
     server_socket, sessionless_name, sessionless_request,
 )
 from boundlint.analysis.context import Context, Loop
@@ -172,6 +172,11 @@ class ClientPerItem(Rule):
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
         worker_index(ctx).note_call(node, ctx)
         factory = client_constructor(node, ctx) or helper_constructor(node, ctx)
+        evidence: tuple[str, ...] = ()
+        if factory is None and ctx.frame.loops:
+            made = project_factory(node, ctx)
+            if made is not None:
+                factory, evidence = made[0], (f"{made[1]} builds a new `{made[0]}` on every call",)
         if factory is None:
             self._note_loop_call(node, ctx)
             return
@@ -183,15 +188,15 @@ class ClientPerItem(Rule):
         kind = _kind(factory)
         if loop is not None:
             where = f"on every iteration of `{loop_source(loop)}`" if loop.kind == "while" else f"per item of `{loop_source(loop)}`"
-            self.report(node, call=short(node.func) + "(...)", kind=kind, where=where)
+            self.report(node, evidence, call=short(node.func) + "(...)", kind=kind, where=where)
             return
         func = function_node(ctx)
         if func is not None and not returned_later(node, ctx, func):
-            self._candidates.append((node, func, kind))
+            self._candidates.append((node, func, kind, ctx.function_qualname()))
 
     def leave_Module(self, node: cst.Module, ctx: Context) -> None:
         index = worker_index(ctx)
-        for call, func, kind in self._candidates:
+        for call, func, kind, qual in self._candidates:
             site = index.site_of(func)
             if site is not None:
                 self.report(call, call=short(call.func) + "(...)", kind=kind, where=_worker_text(func, site))
@@ -199,6 +204,11 @@ class ClientPerItem(Rule):
                 source, caller = self._looped[id(func)]
                 where = f"in `{_func_name(func)}`, which `{caller}` calls per item of `{source}`"
                 self.report(call, call=short(call.func) + "(...)", kind=kind, where=where)
+            elif qual is not None and ctx.project:
+                chain = ctx.project.ask("per_item_callers", ctx.project.ref(None, qual))
+                if chain:
+                    where = f"in `{_func_name(func)}`, which another module calls per item"
+                    self.report(call, chain, call=short(call.func) + "(...)", kind=kind, where=where)
         self._candidates.clear()
         self._looped.clear()
 

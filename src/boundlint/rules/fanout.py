@@ -298,7 +298,13 @@ class UnboundedGather(Rule):
             candidates = [first] if first is not None else []
         for expr in candidates:
             built = new_awaitables(expr, ctx)
-            if built is None or self._bounded(built, ctx, node):
+            if built is None:
+                chain = _callers_spawn(expr, ctx)
+                if chain:
+                    self.report(node, chain, call=short(node.func) + "(...)", source=short(expr))
+                    return
+                continue
+            if self._bounded(built, ctx, node):
                 continue
             source = built.sources[0] if built.sources else expr
             self.report(node, call=short(node.func) + "(...)", source=short(source))
@@ -317,6 +323,17 @@ class UnboundedGather(Rule):
                 if limits.loop_limit(item, ctx) is None:
                     return False
         return all(limits.source_limit(s, ctx) or limits.batch_limit(s, ctx) for s in built.sources if s is not None)
+
+
+def _callers_spawn(expr: cst.BaseExpression, ctx: Context) -> list[str] | None:
+    """The chain when *expr* is a parameter that callers, in any module, fill with one new coroutine
+    per item of request input (``run_all(jobs)`` called with ``[refresh(a) for a in account_ids]``)."""
+    if not ctx.project or not isinstance(expr, cst.Name) or ctx.lookup_param(expr.value) is None:
+        return None
+    qual = ctx.function_qualname()
+    if qual is None:
+        return None
+    return ctx.project.ask("spawn_sources", ctx.project.ref(None, qual), expr.value)  # type: ignore[return-value]
 
 
 # -- BND102 / BND103 --------------------------------------------------------------

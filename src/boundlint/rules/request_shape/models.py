@@ -338,6 +338,7 @@ class UnboundedRequestCollection(Rule):
                 models.setdefault(cls.name.value, m.Model(cls.name.value, cls, found[0], found[1]))
         if not models:
             return
+        evidence = _project_uses(models, mod, ctx)
         drf = {name for name, model in models.items() if model.kind == "drf"}
         mod.loaded |= (mod.fed & drf) | (_write_view_serializers(ctx) & drf)
         mod.loaded |= {name for name in drf if _takes_input(models[name].node)}
@@ -362,7 +363,45 @@ class UnboundedRequestCollection(Rule):
                     continue  # every endpoint taking the model rejects an oversized `body.field` first
                 reported.add(id(f.node))
                 via = f" (part of request model `{part_of}`)" if part_of else ""
-                self.report(f.node, model=name, field=f.name, type=f.shape.text, via=via)
+                chain = evidence.get(part_of or name, ())
+                if chain:
+                    chain = (f"request field `{name}.{f.name}` ({_where(ctx, f.node)})", *chain)
+                self.report(f.node, chain, model=name, field=f.name, type=f.shape.text, via=via)
+
+
+def _project_uses(models: dict[str, m.Model], mod: _ModuleModels, ctx: Context) -> dict[str, tuple[str, ...]]:
+    """Fold in what other modules of the project do with this module's models; returns evidence chains.
+
+    A model an endpoint anywhere takes as input is a request model whatever its
+    name; one only sent back, or built and serialised (an outbound payload), and
+    never taken as input, is output.
+    """
+    if not ctx.project:
+        return {}
+    chains: dict[str, tuple[str, ...]] = {}
+    for name in models:
+        uses = ctx.project.ask("class_uses", ctx.project.ref(None, name))
+        if not uses:
+            continue
+        if uses["input"]:
+            mod.endpoint_refs.setdefault(name, "")
+            chains[name] = (uses["input"][0],)
+        elif name not in mod.endpoint_refs and name not in mod.loaded:
+            if uses["output"]:
+                mod.returned.add(name)
+            if uses["built"]:
+                mod.built.add(name)
+    return chains
+
+
+def _where(ctx: Context, node: cst.CSTNode) -> str:
+    """``path:line`` of *node* in the module being checked (a position pass only when evidence is shown)."""
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    positions = ctx.cache.get("models.positions")
+    if positions is None:
+        positions = ctx.cache["models.positions"] = MetadataWrapper(ctx.module, unsafe_skip_copy=True).resolve(PositionProvider)
+    return f"{ctx.path.replace(chr(92), '/')}:{positions[node].start.line}"
 
 
 def _redeclared(base: str, why: dict[str, str], models: dict[str, m.Model]) -> set[str]:

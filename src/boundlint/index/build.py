@@ -1,0 +1,181 @@
+"""Building a project's index: find its modules, summarise each (cached by content), link.
+
+``index_for(path, cache_dir)`` returns the ``ProjectIndex`` of the project
+*path* belongs to, built once per process and root.  ``prime(paths)``
+builds the indexes of every root the given files belong to, before worker
+processes fork, so workers share them.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from boundlint.index.project import ModuleEntry, ProjectIndex, find_root, module_names
+from boundlint.index.summary import summarize
+
+_EMPTY = {"imports": {}, "functions": {}, "classes": {}, "instances": {}, "built": [], "constants": {}}
+_PROJECTS: dict[str, ProjectIndex] = {}
+# Source text that replaces a file's bytes (an editor's unsaved buffer, standard input), by absolute path.
+OVERRIDES: dict[str, str] = {}
+_MAX_FILE_BYTES = 2_000_000  # a generated file this large defines nothing other modules import by hand
+
+
+def _project_files(root: str, recursive: bool) -> list[str]:
+    if not recursive:
+        try:
+            return sorted(os.path.join(root, n) for n in os.listdir(root) if n.endswith(".py"))
+        except OSError:
+            return []
+    from boundlint.files import discover
+
+    try:
+        return [f for f in discover([root], respect_gitignore=True, root=root) if f.endswith(".py")]
+    except Exception:  # an unlistable folder: the index is what could be read
+        return []
+
+
+class SummaryCache:
+    """Module summaries by content hash, module name and boundlint's code (one JSON file per shard)."""
+
+    def __init__(self, cache_dir: str | None) -> None:
+        self.dir = None
+        if cache_dir:
+            from boundlint import __version__
+            from boundlint.cache import code_id
+
+            self.dir = Path(cache_dir) / __version__ / f"index-{code_id()}"
+        self._shards: dict[str, dict] = {}
+        self._dirty: set[str] = set()
+
+    def _shard(self, name: str) -> dict:
+        shard = self._shards.get(name)
+        if shard is None:
+            shard = {}
+            if self.dir is not None:
+                try:
+                    with open(self.dir / f"{name}.json", encoding="utf-8") as fh:
+                        loaded = json.load(fh)
+                    shard = loaded if isinstance(loaded, dict) else {}
+                except (OSError, ValueError):
+                    shard = {}
+            self._shards[name] = shard
+        return shard
+
+    def get(self, key: str) -> dict | None:
+        found = self._shard(key[:2]).get(key)
+        return found if isinstance(found, dict) else None
+
+    def put(self, key: str, summary: dict) -> None:
+        self._shard(key[:2])[key] = summary
+        self._dirty.add(key[:2])
+
+    def flush(self) -> None:
+        """Write the changed shards atomically; a cache that cannot be written is skipped."""
+        if self.dir is None or not self._dirty:
+            return
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            for name in sorted(self._dirty):
+                fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=f".{name}.", suffix=".tmp")
+                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                    json.dump(self._shards[name], fh, separators=(",", ":"))
+                os.replace(tmp, self.dir / f"{name}.json")
+        except OSError:
+            pass
+        self._dirty.clear()
+
+
+def _read_text(path: str) -> str | None:
+    override = OVERRIDES.get(os.path.abspath(path))
+    if override is not None:
+        return override
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(_MAX_FILE_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > _MAX_FILE_BYTES:
+        return None
+    try:
+        from boundlint.source import decode_source
+
+        return decode_source(data)
+    except Exception:
+        return None
+
+
+def summary_of(text: str | None, name: str, is_package: bool, cache: SummaryCache | None = None) -> dict:
+    """The summary of *text* as module *name*; an empty one for text ``ast`` cannot read. Never raises."""
+    if text is None:
+        return _EMPTY
+    key = hashlib.blake2b(f"{name}\0{int(is_package)}\0{text}".encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    if cache is not None:
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+    try:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            summary = summarize(text, name, is_package)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        summary = _EMPTY
+    except Exception:  # never let one odd file take the index down
+        summary = _EMPTY
+    if cache is not None:
+        cache.put(key, summary)
+    return summary
+
+
+def build_index(root: str, recursive: bool, cache_dir: str | None = None, extra: tuple[str, ...] = ()) -> ProjectIndex:
+    """The index of the project at *root* (its whole tree when *recursive*), plus the files *extra*."""
+    cache = SummaryCache(cache_dir)
+    index = ProjectIndex(root)
+    files = _project_files(root, recursive)
+    seen = {os.path.abspath(f) for f in files}
+    files += [f for f in extra if os.path.abspath(f) not in seen]
+    for path in files:
+        names = module_names(path, root)
+        if not names:
+            continue
+        is_package = os.path.basename(path) in ("__init__.py", "__init__.pyi")
+        index.add(ModuleEntry(path, names, summary_of(_read_text(path), names[0], is_package, cache), is_package))
+    cache.flush()
+    return index
+
+
+def index_for(path: str, cache_dir: str | None = None) -> ProjectIndex:
+    """The (memoised) index of the project holding *path*."""
+    root, recursive = find_root(path)
+    index = _PROJECTS.get(root)
+    if index is None:
+        index = _PROJECTS[root] = build_index(root, recursive, cache_dir, extra=(path,))
+    elif index.entry_for(path) is None and path.endswith(".py"):
+        names = module_names(path, root)
+        if names:
+            is_package = os.path.basename(path) == "__init__.py"
+            index.add(ModuleEntry(path, names, summary_of(_read_text(path), names[0], is_package), is_package))
+    return index
+
+
+def prime(paths: list[str], cache_dir: str | None = None) -> None:
+    """Build the index of every project the files *paths* belong to (before workers fork)."""
+    by_root: dict[str, list[str]] = {}
+    for path in paths:
+        root, recursive = find_root(path)
+        by_root.setdefault(root, []).append(path)
+    for root, members in by_root.items():
+        if root not in _PROJECTS:
+            _PROJECTS[root] = build_index(root, find_root(members[0])[1], cache_dir, extra=tuple(members))
+        else:
+            for path in members:
+                index_for(path, cache_dir)
+
+
+def reset() -> None:
+    """Forget every built index (tests; a long-lived server after files change)."""
+    _PROJECTS.clear()

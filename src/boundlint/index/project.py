@@ -1,0 +1,221 @@
+"""The project index: every module's summary, and the link step that resolves names across modules.
+
+A file's *project root* is the nearest directory above it that holds
+``pyproject.toml``, ``setup.cfg``, ``setup.py`` or ``.git``, or that is the
+parent of the outermost package on the way up (``src/`` of a src layout, or
+the folder holding a package); a file with neither is a project of its own
+folder's modules.  Each module is known by its package name
+(``app.schemas``, from the ``__init__.py`` chain) and by its path below the
+root (``src.app.schemas``, ``ns.app.schemas`` for a namespace package).
+
+``ProjectIndex.resolve(ref)`` follows re-exports (``from .schemas import
+Lookup`` in ``__init__``) and import cycles to the module that defines a
+name.  Summaries are cached by content (``SummaryCache``).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
+_MAX_HOPS = 12
+
+
+def _is_package(directory: str) -> bool:
+    return os.path.isfile(os.path.join(directory, "__init__.py")) or os.path.isfile(os.path.join(directory, "__init__.pyi"))
+
+
+def find_root(path: str) -> tuple[str, bool]:
+    """``(root, recursive)`` for the file *path*: its project root, and whether the project is the tree below it.
+
+    Never raises; a path that does not exist is placed by its name alone.
+    """
+    directory = os.path.dirname(os.path.abspath(path))
+    child_is_package = False
+    current = directory
+    while True:
+        if any(os.path.exists(os.path.join(current, m)) for m in _MARKERS):
+            return current, True
+        here = _is_package(current)
+        if child_is_package and not here:
+            return current, True
+        child_is_package = here
+        parent = os.path.dirname(current)
+        if parent == current:
+            return directory, False
+        current = parent
+
+
+def module_names(path: str, root: str) -> list[str]:
+    """The dotted names a file is imported by: its package-chain name and its name below *root*."""
+    full = os.path.abspath(path)
+    stem = os.path.splitext(os.path.basename(full))[0]
+    parts = [] if stem == "__init__" else [stem]
+    directory = os.path.dirname(full)
+    while _is_package(directory):
+        parts.insert(0, os.path.basename(directory))
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
+    names = [".".join(parts)] if parts else []
+    rel = os.path.relpath(os.path.splitext(full)[0], root)
+    if not rel.startswith(".."):
+        pieces = rel.replace(os.sep, "/").split("/")
+        if pieces[-1] == "__init__":
+            pieces = pieces[:-1]
+        name = ".".join(pieces)
+        if name and name not in names and all(p.isidentifier() for p in pieces):
+            names.append(name)
+        if pieces and pieces[0] == "src" and len(pieces) > 1:
+            name = ".".join(pieces[1:])
+            if name not in names:
+                names.append(name)
+    return [n for n in names if n]
+
+
+@dataclass
+class ModuleEntry:
+    """One module of the project: its path (as discovered), names and summary."""
+
+    path: str
+    names: list[str]
+    summary: dict
+    is_package: bool = False
+
+
+@dataclass
+class ProjectIndex:
+    """Summaries of a project's modules by name, with the lookups the link step needs.
+
+    ``modules``: dotted name -> ModuleEntry (a module may have several names).
+    ``by_path``: absolute path -> ModuleEntry.
+    """
+
+    root: str
+    modules: dict[str, ModuleEntry] = field(default_factory=dict)
+    by_path: dict[str, ModuleEntry] = field(default_factory=dict)
+    _reverse: dict | None = None
+
+    def add(self, entry: ModuleEntry) -> None:
+        """Register *entry* under every name it has (the first registration of a name wins)."""
+        self.by_path[os.path.abspath(entry.path)] = entry
+        for name in entry.names:
+            self.modules.setdefault(name, entry)
+        self._reverse = None
+
+    def entry_for(self, path: str) -> ModuleEntry | None:
+        """The module at *path*, or None when it is not part of the project."""
+        return self.by_path.get(os.path.abspath(path))
+
+    def canonical(self, entry: ModuleEntry) -> str:
+        """The name a module's own refs use (its first name)."""
+        return entry.names[0] if entry.names else ""
+
+    def _split(self, ref: str) -> tuple[ModuleEntry, str] | None:
+        """The longest module prefix of *ref* and the rest (``""`` for the module itself)."""
+        parts = ref.split(".")
+        for cut in range(len(parts), 0, -1):
+            entry = self.modules.get(".".join(parts[:cut]))
+            if entry is not None:
+                return entry, ".".join(parts[cut:])
+        return None
+
+    def resolve(self, ref: str | None) -> tuple[str, ModuleEntry, str] | None:
+        """``(kind, module, name)`` defining *ref*: kind is function, class, instance, constant or module.
+
+        Follows imports and re-exports through ``__init__`` modules; an import
+        cycle or a name the project does not define gives None.
+        """
+        seen: set[str] = set()
+        while ref and ref not in seen and len(seen) < _MAX_HOPS:
+            seen.add(ref)
+            found = self._split(ref)
+            if found is None:
+                return None
+            entry, rest = found
+            if not rest:
+                return "module", entry, ""
+            head, _, tail = rest.partition(".")
+            summary = entry.summary
+            if rest in summary["functions"]:
+                return "function", entry, rest
+            if head in summary["classes"]:
+                if tail and f"{head}.{tail}" in summary["functions"]:
+                    return "function", entry, rest
+                return ("class", entry, head) if not tail else None
+            if head in summary["instances"]:
+                return "instance", entry, rest
+            if head in summary.get("constants", {}):
+                return "constant", entry, rest
+            target = summary["imports"].get(head)
+            if isinstance(target, str):
+                ref = f"{target}.{tail}" if tail else target
+                continue
+            for star in summary["imports"].get("*", ()):
+                if self._split(f"{star}.{head}") is not None:
+                    ref = f"{star}.{rest}"
+                    break
+            else:
+                return None
+        return None
+
+    def function(self, ref: str | None) -> tuple[ModuleEntry, str, dict] | None:
+        """``(module, qualname, facts)`` of the project function *ref* names, else None."""
+        found = self.resolve(ref)
+        if found is None or found[0] != "function":
+            return None
+        _, entry, name = found
+        return entry, name, entry.summary["functions"][name]
+
+    def where(self, entry: ModuleEntry, line: int) -> str:
+        """``path:line`` for evidence, the path relative to the working directory when below it."""
+        path = entry.path
+        try:
+            path = os.path.relpath(path)
+        except ValueError:  # another drive
+            pass
+        return f"{path.replace(os.sep, '/')}:{line}"
+
+    # -- reverse maps: who calls a function, which endpoints take a class ------------------
+    def reverse(self) -> dict:
+        """``{"callers": {ref: [(entry, func, call)]}, "inputs": {ref: [(entry, func, param)]}, "outputs": {...}, "built": {...}}``.
+
+        Keys are resolved definition refs (``module.name``), built once per index.
+        """
+        if self._reverse is not None:
+            return self._reverse
+        callers: dict[str, list] = {}
+        inputs: dict[str, list] = {}
+        outputs: dict[str, set] = {}
+        built: dict[str, set] = {}
+        for entry in {id(e): e for e in self.modules.values()}.values():
+            summary = entry.summary
+            for qual, facts in summary["functions"].items():
+                for call in facts["calls"]:
+                    key = self.key(call["ref"])
+                    if key is not None:
+                        callers.setdefault(key, []).append((entry, qual, call))
+                for param, refs in facts["inputs"]:
+                    for r in refs:
+                        key = self.key(r)
+                        if key is not None:
+                            inputs.setdefault(key, []).append((entry, qual, param))
+                for r in facts["outputs"]:
+                    key = self.key(r)
+                    if key is not None:
+                        outputs.setdefault(key, set()).add(self.canonical(entry))
+            for r in summary.get("built", ()):
+                key = self.key(r)
+                if key is not None:
+                    built.setdefault(key, set()).add(self.canonical(entry))
+        self._reverse = {"callers": callers, "inputs": inputs, "outputs": outputs, "built": built}
+        return self._reverse
+
+    def key(self, ref: str | None) -> str | None:
+        """The definition key (``module.name``) of *ref*, or None outside the project."""
+        found = self.resolve(ref)
+        if found is None or found[0] == "module":
+            return None
+        kind, entry, name = found
+        return f"{self.canonical(entry)}.{name}"

@@ -1,0 +1,213 @@
+"""The linked facts a rule may ask of the project: each a pure function of the index.
+
+Every query takes the ``ProjectIndex`` and JSON-ready arguments (refs are
+absolute dotted names) and returns a JSON-ready answer, so that the result
+cache can re-ask it on a later run and compare (see ``view.ProjectView``).
+Answers that carry evidence are chains: lists of ``"what (path:line)"``
+steps, outermost first.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from boundlint import tables
+from boundlint.index.project import ProjectIndex
+
+_DEPTH = 4
+
+
+def limiter(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
+    """``"a limiter in `f` (path:line)"`` when calling *ref* (as a context manager or plainly) enters a shared limiter."""
+    found = index.function(ref)
+    if found is None or depth > _DEPTH:
+        return None
+    entry, name, facts = found
+    if facts["limiter"]:
+        return f"a limiter in `{name}` ({index.where(entry, facts['line'])})"
+    for inner in facts["with_calls"]:
+        hit = limiter(index, inner, depth + 1)
+        if hit:
+            return hit
+    return None
+
+
+def len_checked(index: ProjectIndex, ref: str) -> dict | None:
+    """``{"params": [...], "keys": [...], "where": "path:line"}``: what the project function *ref* rejects when oversized."""
+    found = index.function(ref)
+    if found is None or not found[2]["len_checked"]:
+        return None
+    entry, name, facts = found
+    params = facts["params"][1:] if facts["method"] else facts["params"]
+    return {"params": params, "keys": facts["len_checked"], "where": f"`{name}` ({index.where(entry, facts['line'])})"}
+
+
+def client_factory(index: ProjectIndex, ref: str, depth: int = 0) -> list | None:
+    """``[client qualname, "`f` (path:line)"]`` when each call of *ref* builds and returns a new client."""
+    found = index.function(ref)
+    if found is None or depth > _DEPTH:
+        return None
+    entry, name, facts = found
+    if facts["cached"]:
+        return None
+    if facts["client"]:
+        return [facts["client"], f"`{name}` ({index.where(entry, facts['line'])})"]
+    if facts["client_call"]:
+        inner = client_factory(index, facts["client_call"], depth + 1)
+        if inner:
+            return [inner[0], f"`{name}` ({index.where(entry, facts['line'])})"]
+    return None
+
+
+def pauses(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
+    """``"`f` (path:line)"`` when the project function *ref* sleeps or backs off on every call."""
+    found = index.function(ref)
+    if found is None or depth > _DEPTH:
+        return None
+    entry, name, facts = found
+    if facts["pauses"]:
+        return f"`{name}` ({index.where(entry, facts['line'])})"
+    for call in facts["calls"]:
+        if call["loop"] is None and pauses(index, call["ref"], depth + 1):
+            return f"`{name}` ({index.where(entry, facts['line'])})"
+    return None
+
+
+def batches(index: ProjectIndex, ref: str) -> str | None:
+    """``"fixed-size batches from `f` (path:line)"`` when *ref* splits its input into fixed-size batches."""
+    found = index.function(ref)
+    if found is None or not found[2]["batches"]:
+        return None
+    entry, name, facts = found
+    return f"fixed-size batches from `{name}` ({index.where(entry, facts['line'])})"
+
+
+def configured(index: ProjectIndex, ref: str) -> str | None:
+    """``"settings object `x` (path:line)"`` when *ref* is (an attribute of) an instance of a settings class."""
+    found = index.resolve(ref)
+    if found is None or found[0] != "instance":
+        return None
+    _, entry, name = found
+    head = name.split(".", 1)[0]
+    made = entry.summary["instances"][head]
+    if _settings_class(index, made, 0):
+        return f"settings object `{head}` ({index.where(entry, entry.summary.get('lines', {}).get(head, 1))})"
+    return None
+
+
+def _settings_class(index: ProjectIndex, ref: str, depth: int) -> bool:
+    if depth > _DEPTH:
+        return False
+    if ref in tables.table("settings-bases"):
+        return True
+    found = index.resolve(ref)
+    if found is None or found[0] != "class":
+        return ref.rsplit(".", 1)[-1] in ("BaseSettings",)
+    _, entry, name = found
+    return any(_settings_class(index, base, depth + 1) for base in entry.summary["classes"][name]["bases"])
+
+
+def class_uses(index: ProjectIndex, ref: str) -> dict:
+    """How the project uses the class *ref*: ``{"input": [chain...], "output": bool, "built": bool}``.
+
+    ``input``: one chain per endpoint that takes it as request input
+    (``"body of `create()` POST /x (api.py:9)"``); ``output``: an endpoint
+    sends it back; ``built``: a module builds and serialises it (outbound).
+    """
+    key = index.key(ref)
+    if key is None:
+        return {"input": [], "output": False, "built": False}
+    rev = index.reverse()
+    chains = []
+    for entry, func, param in rev["inputs"].get(key, ()):
+        facts = entry.summary["functions"][func]
+        chains.append(f"parameter `{param}` of `{func}()` {facts['route']} ({index.where(entry, facts['line'])})")
+    return {"input": sorted(set(chains)), "output": key in rev["outputs"], "built": key in rev["built"]}
+
+
+def _input_chain(index: ProjectIndex, entry, func: str, key: str, depth: int, seen: frozenset) -> list[str] | None:
+    """A chain showing that parameter key *key* of function *func* carries request input, else None."""
+    if depth > _DEPTH or (entry.path, func, key) in seen:
+        return None
+    seen = seen | {(entry.path, func, key)}
+    facts = entry.summary["functions"][func]
+    root = key.split(".", 1)[0]
+    here = index.where(entry, facts["line"])
+    if facts["route"] and any(param == root for param, _ in facts["inputs"]):
+        return [f"request input `{key}` of `{func}()` {facts['route']} ({here})"]
+    rev = index.reverse()
+    target = f"{index.canonical(entry)}.{func}"
+    params = facts["params"][1:] if facts["method"] else facts["params"]
+    if root not in params:
+        return None
+    position = params.index(root)
+    for caller_entry, caller, call in rev["callers"].get(target, ()):
+        prov = call["args"][position] if position < len(call["args"]) else call["kwargs"].get(root)
+        source = _param_of(prov)
+        if source is None:
+            continue
+        rest = key[len(root):]
+        chain = _input_chain(index, caller_entry, caller, source + rest, depth + 1, seen)
+        if chain:
+            return chain + [f"`{func}({root})` called by `{caller}()` ({index.where(caller_entry, call['line'])})"]
+    return None
+
+
+def _param_of(prov: dict | None) -> str | None:
+    while prov is not None and "item" in prov:
+        prov = prov["item"]
+    return prov.get("param") if prov else None
+
+
+def spawn_sources(index: ProjectIndex, ref: str, param: str) -> list[str] | None:
+    """A chain when callers of *ref* pass, as *param*, one new call per item of request input; else None."""
+    found = index.function(ref)
+    if found is None:
+        return None
+    entry, name, facts = found
+    params = facts["params"][1:] if facts["method"] else facts["params"]
+    if param not in params:
+        return None
+    position = params.index(param)
+    for caller_entry, caller, call in index.reverse()["callers"].get(f"{index.canonical(entry)}.{name}", ()):
+        prov = call["args"][position] if position < len(call["args"]) else call["kwargs"].get(param)
+        if not prov or "each" not in prov:
+            continue
+        source = _param_of(prov["each"])
+        if source is None or limiter(index, prov["call"]):
+            continue
+        chain = _input_chain(index, caller_entry, caller, source, 0, frozenset())
+        if chain:
+            made = prov["call"].rsplit(".", 1)[-1]
+            return chain + [f"one `{made}()` per item of `{source}`, passed to `{name}()` "
+                            f"({index.where(caller_entry, call['line'])})"]
+    return None
+
+
+def per_item_callers(index: ProjectIndex, ref: str) -> list[str] | None:
+    """A chain when some caller calls *ref* once per item of an unbounded loop; else None."""
+    found = index.function(ref)
+    if found is None:
+        return None
+    entry, name, _facts = found
+    for caller_entry, caller, call in index.reverse()["callers"].get(f"{index.canonical(entry)}.{name}", ()):
+        loop = call["loop"]
+        if loop is None or loop["bounded"] or loop["text"] == "while":
+            continue
+        return [f"`{caller}()` calls `{name}()` per item of `{loop['text']}` ({index.where(caller_entry, call['line'])})"]
+    return None
+
+
+def instance_of(index: ProjectIndex, ref: str) -> str | None:
+    """The ref of the class or factory a module-level name *ref* was built by (``SLOTS = asyncio.Semaphore(8)``)."""
+    found = index.resolve(ref)
+    if found is None or found[0] != "instance" or "." in found[2]:
+        return None
+    return found[1].summary["instances"][found[2]]
+
+
+QUERIES: dict[str, Callable] = {
+    "instance_of": instance_of,
+    "limiter": limiter, "len_checked": len_checked, "client_factory": client_factory, "pauses": pauses,
+    "batches": batches, "configured": configured, "class_uses": class_uses, "spawn_sources": spawn_sources,
+    "per_item_callers": per_item_callers,
+}

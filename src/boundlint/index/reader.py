@@ -1,0 +1,389 @@
+"""Facts of one function for the project index, read with ``ast`` in one pass over its body.
+
+Provenance values (``prov``) say where an argument comes from, in the
+function's own terms, so the link step can follow them across calls:
+``{"param": "body.ids"}`` (a parameter or an attribute of one),
+``{"each": PROV, "call": REF}`` (one new call result per item of PROV:
+``[fetch(i) for i in ids]``), ``{"item": PROV}`` (one item of PROV, a loop
+variable).  Anything else is None: unknown, never assumed to be input.
+"""
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from typing import Callable
+
+from boundlint import tables
+
+_LIMITER_WORDS = re.compile(r"semaphore|limiter|throttl|(?:^|_)sem(?:$|_)|concurrency_limit|capacity", re.I)
+_CACHE_DECORATORS = frozenset({"lru_cache", "cache", "cached", "cached_property", "alru_cache", "memoize"})
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) - {"test"}
+_GRPC_CONTEXTS = frozenset({"context", "ctx", "_context"})
+
+
+def dotted(node: ast.AST) -> str | None:
+    """``a.b.c`` for a Name/Attribute chain, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def resolve_import_from(module: str, is_package: bool, level: int, name: str | None) -> str | None:
+    """The absolute module an ``from <level dots><name> import ...`` names, or None when it climbs too high."""
+    if not level:
+        return name or ""
+    parts = module.split(".")
+    if not is_package:
+        parts = parts[:-1]
+    if level - 1 > len(parts):
+        return None
+    base = parts[: len(parts) - (level - 1)] if level > 1 else parts
+    return ".".join([*base, name] if name else base)
+
+
+def _is_const(expr: ast.AST | None) -> bool:
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool):
+        return True
+    name = dotted(expr) if expr is not None else None
+    if name is not None:
+        last = name.rsplit(".", 1)[-1].strip("_")
+        return bool(last) and last.upper() == last and any(c.isalpha() for c in last)
+    if isinstance(expr, ast.BinOp):
+        return _is_const(expr.left) and _is_const(expr.right)
+    return False
+
+
+def _terminates(body: list[ast.stmt]) -> bool:
+    """The block ends by raising or aborting (a rejecting check in a helper must stop the caller too)."""
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, ast.Raise):
+        return True
+    if isinstance(last, ast.Expr):
+        value = last.value.value if isinstance(last.value, ast.Await) else last.value
+        if isinstance(value, ast.Call):
+            name = (dotted(value.func) or "").rsplit(".", 1)[-1]
+            return name in tables.table("abort-calls")
+    return False
+
+
+def _len_key(expr: ast.AST) -> str | None:
+    if isinstance(expr, ast.Call) and dotted(expr.func) == "len" and len(expr.args) == 1:
+        return dotted(expr.args[0])
+    return None
+
+
+def _rejected_keys(test: ast.AST) -> list[str]:
+    """Keys an ``if`` test rejects when oversized: ``len(x) > N``, ``N < len(x)``, ``a or b``."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return [k for v in test.values for k in _rejected_keys(v)]
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        left, op, right = test.left, test.ops[0], test.comparators[0]
+        if isinstance(op, (ast.Gt, ast.GtE)) and _len_key(left):
+            return [_len_key(left)]  # type: ignore[list-item]
+        if isinstance(op, (ast.Lt, ast.LtE)) and _len_key(right):
+            return [_len_key(right)]  # type: ignore[list-item]
+    return []
+
+
+class FunctionReader:
+    """Reads one ``def``: its parameters, limiters, clients, checks, pauses, calls and route.
+
+    *ref* maps a Name/Attribute expression to an absolute dotted name (or
+    None); *owner* is the enclosing class name for a method.
+    """
+
+    def __init__(self, func: ast.FunctionDef | ast.AsyncFunctionDef, ref: Callable[[ast.AST], str | None],
+                 module: str, owner: str | None, local: set[str], instances: dict[str, str] | None = None,
+                 bases: tuple[str, ...] = ()) -> None:
+        self.func, self.ref, self.module, self.owner = func, ref, module, owner
+        self.instances = instances or {}
+        self.bases = bases
+        args = func.args
+        self.params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+        self.defaults = self._defaults()
+        self.binds: dict[str, dict] = {}
+        self.loop_vars: dict[str, dict] = {}
+        self.out: dict = {"line": func.lineno, "params": self.params, "method": owner is not None,
+                          "limiter": None, "with_calls": [], "client": None, "client_call": None, "clients": [],
+                          "len_checked": [], "pauses": False, "pause_calls": [], "raises": False, "batches": None,
+                          "calls": [], "route": None, "inputs": [], "outputs": [], "cached": False}
+
+    def _defaults(self) -> dict[str, ast.AST]:
+        args = self.func.args
+        positional = [*args.posonlyargs, *args.args]
+        out = {a.arg: d for a, d in zip(positional[len(positional) - len(args.defaults):], args.defaults)}
+        out.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+        return out
+
+    # -- provenance --------------------------------------------------------------
+    def prov(self, expr: ast.AST | None, depth: int = 0) -> dict | None:
+        if expr is None or depth > 4:
+            return None
+        if isinstance(expr, ast.Starred):
+            return self.prov(expr.value, depth + 1)
+        if isinstance(expr, ast.Await):
+            return self.prov(expr.value, depth + 1)
+        name = dotted(expr)
+        if name is not None:
+            root = name.split(".", 1)[0]
+            if root in self.loop_vars:
+                return self.loop_vars[root]
+            if root in self.binds and root == name:
+                return self.binds[root]
+            if root in self.params and root not in ("self", "cls"):
+                return {"param": name}
+            return None
+        if isinstance(expr, (ast.ListComp, ast.GeneratorExp, ast.SetComp)) and expr.generators:
+            source = self.prov(expr.generators[0].iter, depth + 1)
+            if isinstance(expr.elt, ast.Call) and source is not None:
+                return {"each": source, "call": self.ref(expr.elt.func) or dotted(expr.elt.func) or "?",
+                        "line": expr.lineno}
+            return None
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("list", "tuple", "set", "sorted") and expr.args:
+            return self.prov(expr.args[0], depth + 1)
+        return None
+
+    # -- the pass ----------------------------------------------------------------
+    def facts(self) -> dict:
+        func = self.func
+        names = {(dotted(d.func if isinstance(d, ast.Call) else d) or "").rsplit(".", 1)[-1] for d in func.decorator_list}
+        self.out["cached"] = bool(names & _CACHE_DECORATORS)
+        self._route()
+        self._statements(func.body, None)
+        body = func.body
+        self.out["raises"] = bool(body) and isinstance(body[-1], ast.Raise)
+        for stmt in body:  # a factory: `return httpx.Client(...)` among the body's own statements
+            if isinstance(stmt, ast.Return) and isinstance(stmt.value, (ast.Call, ast.Await)):
+                call = stmt.value.value if isinstance(stmt.value, ast.Await) else stmt.value
+                if isinstance(call, ast.Call) and not _shares_pool(call):
+                    made = self.ref(call.func)
+                    if made in tables.table("client-constructors"):
+                        self.out["client"] = made
+                    elif made is not None:
+                        self.out["client_call"] = made
+        self.out["len_checked"] = sorted(set(self.out["len_checked"]))
+        return self.out
+
+    def _route(self) -> None:
+        methods = tables.table("endpoint-methods")
+        for deco in self.func.decorator_list:
+            if isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute) and deco.func.attr in methods:
+                path = deco.args[0].value if deco.args and isinstance(deco.args[0], ast.Constant) else ""
+                self.out["route"] = f"{deco.func.attr.upper()} {path}".strip()
+                for kw in deco.keywords:
+                    if kw.arg in ("response_model", "response"):
+                        self.out["outputs"].extend(self._type_refs(kw.value))
+                break
+        if self.out["route"] is None and self.owner is not None and any(b.endswith("Servicer") for b in self.bases):
+            if len(self.params) == 3 and self.params[2] in _GRPC_CONTEXTS and not self.func.name.startswith("_"):
+                self.out["route"] = f"rpc {self.owner}.{self.func.name}"
+                self.out["inputs"] = [[self.params[1], []]]
+                return
+        if self.out["route"] is None:
+            return
+        if self.func.returns is not None:
+            self.out["outputs"].extend(self._type_refs(self.func.returns))
+        markers = tables.table("dependency-markers")
+        args = self.func.args
+        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+            if arg.arg in ("self", "cls"):
+                continue
+            default = self.defaults.get(arg.arg)
+            injected = isinstance(default, ast.Call) and (dotted(default.func) or "").rsplit(".", 1)[-1] in markers
+            refs = self._type_refs(arg.annotation) if arg.annotation is not None else []
+            if isinstance(arg.annotation, ast.Subscript) and dotted(arg.annotation.value) in ("Annotated", "typing.Annotated"):
+                inner = arg.annotation.slice
+                extras = inner.elts[1:] if isinstance(inner, ast.Tuple) else []
+                if any(isinstance(e, ast.Call) and (dotted(e.func) or "").rsplit(".", 1)[-1] in markers for e in extras):
+                    injected = True
+            if not injected:
+                self.out["inputs"].append([arg.arg, refs])
+
+    def _type_refs(self, expr: ast.AST) -> list[str]:
+        out = []
+        for node in ast.walk(expr):
+            if isinstance(node, (ast.Name, ast.Attribute)):
+                r = self.ref(node)
+                if r is not None and r not in out:
+                    out.append(r)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+                r = self.ref(ast.Name(node.value))
+                if r is not None and r not in out:
+                    out.append(r)
+        return out
+
+    def _statements(self, body: list[ast.stmt], loop: dict | None) -> None:
+        for stmt in body:
+            self._statement(stmt, loop)
+
+    def _statement(self, stmt: ast.stmt, loop: dict | None) -> None:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return  # its own facts; a nested def runs when called, not here
+        if isinstance(stmt, (ast.For, ast.AsyncFor)):
+            self._exprs(stmt.iter, loop)
+            inner = self._loop(stmt.iter, stmt.lineno)
+            if isinstance(stmt.target, ast.Name):
+                self.loop_vars[stmt.target.id] = {"item": inner["src"]} if inner["src"] else {"item": None}
+            self._statements(stmt.body, inner)
+            self._statements(stmt.orelse, loop)
+            return
+        if isinstance(stmt, ast.While):
+            self._exprs(stmt.test, loop)
+            self._statements(stmt.body, {"src": None, "text": "while", "bounded": False, "line": stmt.lineno})
+            self._statements(stmt.orelse, loop)
+            return
+        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+            for item in stmt.items:
+                self._with_item(item.context_expr)
+                self._exprs(item.context_expr, loop)
+            self._statements(stmt.body, loop)
+            return
+        if isinstance(stmt, ast.If):
+            keys = _rejected_keys(stmt.test)
+            if keys and _terminates(stmt.body):
+                self.out["len_checked"].extend(k for k in keys if k.split(".", 1)[0] in self.params)
+            self._exprs(stmt.test, loop)
+            self._statements(stmt.body, loop)
+            self._statements(stmt.orelse, loop)
+            return
+        if isinstance(stmt, ast.Assert):
+            for key in _asserted_keys(stmt.test):
+                if key.split(".", 1)[0] in self.params:
+                    self.out["len_checked"].append(key)
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            name = stmt.targets[0].id
+            found = self.prov(stmt.value)
+            if found is not None and name not in self.params:
+                self.binds[name] = found
+            elif isinstance(stmt.value, (ast.List, ast.Set)) and not stmt.value.elts:
+                self.binds.pop(name, None)
+        if (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+                and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr in ("append", "add")
+                and isinstance(stmt.value.func.value, ast.Name) and loop is not None and loop.get("src")
+                and stmt.value.args and isinstance(stmt.value.args[0], ast.Call)):
+            # coros = []; for x in xs: coros.append(fetch(x)) -- one new call per item of xs
+            elt = stmt.value.args[0]
+            self.binds[stmt.value.func.value.id] = {"each": loop["src"], "call": self.ref(elt.func) or dotted(elt.func) or "?",
+                                                     "line": elt.lineno}
+        for child in ast.iter_child_nodes(stmt):
+            if isinstance(child, ast.stmt):
+                self._statement(child, loop)
+            elif isinstance(child, (ast.expr, ast.excepthandler)):
+                if isinstance(child, ast.excepthandler):
+                    self._statements(child.body, loop)
+                else:
+                    self._exprs(child, loop)
+
+    def _loop(self, iterable: ast.AST, line: int) -> dict:
+        src = self.prov(iterable)
+        bounded = isinstance(iterable, (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Constant)) or (
+            isinstance(iterable, ast.Call) and dotted(iterable.func) == "range" and all(_is_const(a) for a in iterable.args))
+        name = dotted(iterable)
+        if name is not None and _is_const(iterable):
+            bounded = True
+        text = ast.unparse(iterable) if hasattr(ast, "unparse") else "?"
+        return {"src": src, "text": text[:60], "bounded": bounded, "line": line}
+
+    def _with_item(self, expr: ast.AST) -> None:
+        if isinstance(expr, ast.Call):
+            made = self.ref(expr.func)
+            short = (made or dotted(expr.func) or "").rsplit(".", 1)[-1]
+            if made in tables.table("limiters") or short in tables.table("limiter-class-names"):
+                return  # a limiter built per call is shared with nobody: it bounds nothing
+            if made is not None:
+                self.out["with_calls"].append(made)
+            return
+        name = dotted(expr)
+        if name is None:
+            return
+        if self._limiter_name(name):
+            self.out["limiter"] = self.out["limiter"] or name
+
+    def _limiter_name(self, name: str) -> bool:
+        made = self.instances.get(name)
+        if made is not None:
+            return made in tables.table("limiters") or made.rsplit(".", 1)[-1] in tables.table("limiter-class-names")
+        return bool(_LIMITER_WORDS.search(name.rsplit(".", 1)[-1]))
+
+    def _exprs(self, expr: ast.AST, loop: dict | None) -> None:
+        stack = [expr]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.Lambda,)):
+                continue
+            if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+                gen = node.generators[0]
+                stack.append(gen.iter)
+                inner = self._loop(gen.iter, node.lineno)
+                if isinstance(gen.target, ast.Name):
+                    self.loop_vars[gen.target.id] = {"item": inner["src"]}
+                for part in ([node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]):
+                    self._exprs(part, inner)
+                for extra in node.generators[1:]:
+                    self._exprs(extra.iter, inner)
+                continue
+            if isinstance(node, ast.Call):
+                self._call(node, loop)
+            stack.extend(ast.iter_child_nodes(node))
+
+    def _call(self, call: ast.Call, loop: dict | None) -> None:
+        func = call.func
+        name = dotted(func) or ""
+        short = name.rsplit(".", 1)[-1]
+        made = self.ref(func)
+        if made is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls") and self.owner:
+            made = f"{self.module}.{self.owner}.{func.attr}"
+        if (made in tables.table("sleeps") or short in ("sleep", "backoff", "_backoff", "wait_backoff")) and not _short_sleep(call):
+            self.out["pauses"] = True
+        if short == "acquire" and isinstance(func, ast.Attribute):
+            receiver = dotted(func.value)
+            if receiver and self._limiter_name(receiver):
+                self.out["limiter"] = self.out["limiter"] or receiver
+        if made is not None and made in tables.table("client-constructors") and not _shares_pool(call):
+            self.out["clients"].append([made, call.lineno, call.col_offset + 1])
+        if made is None or made.split(".", 1)[0] in _STDLIB:
+            return
+        if _is_const_batch(call, self):
+            self.out["batches"] = self.out["batches"] or "fixed-size batches"
+        record = {"ref": made, "line": call.lineno, "col": call.col_offset + 1,
+                  "args": [self.prov(a) for a in call.args],
+                  "kwargs": {kw.arg: self.prov(kw.value) for kw in call.keywords if kw.arg},
+                  "loop": None if loop is None else {k: loop[k] for k in ("src", "text", "bounded", "line")}}
+        self.out["calls"].append(record)
+
+
+def _asserted_keys(test: ast.AST) -> list[str]:
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        left, op, right = test.left, test.ops[0], test.comparators[0]
+        if isinstance(op, (ast.Lt, ast.LtE)) and _len_key(left):
+            return [_len_key(left)]  # type: ignore[list-item]
+        if isinstance(op, (ast.Gt, ast.GtE)) and _len_key(right):
+            return [_len_key(right)]  # type: ignore[list-item]
+    return []
+
+
+def _short_sleep(call: ast.Call) -> bool:
+    arg = call.args[0] if call.args else None
+    return isinstance(arg, ast.Constant) and isinstance(arg.value, (int, float)) and arg.value < 0.1
+
+
+def _shares_pool(call: ast.Call) -> bool:
+    return any(kw.arg in ("connection_pool", "connector", "transport", "pool", "http_client", "session") for kw in call.keywords)
+
+
+def _is_const_batch(call: ast.Call, reader: FunctionReader) -> bool:
+    """``range(0, len(xs), SIZE)`` with a constant step, or a step parameter with a constant default."""
+    if dotted(call.func) != "range" or len(call.args) != 3:
+        return False
+    step = call.args[2]
+    if _is_const(step):
+        return True
+    return isinstance(step, ast.Name) and _is_const(reader.defaults.get(step.id))

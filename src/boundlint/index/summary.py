@@ -1,0 +1,136 @@
+"""One module's summary: what other modules need to know of it, from a fast ``ast`` pass.
+
+``summarize(text, module, is_package)`` returns a JSON-ready dict (it is
+cached by content):
+
+- ``imports``: local name -> absolute dotted target (relative imports resolved);
+- ``functions``: ``name`` or ``Class.method`` -> facts (see ``_FunctionReader``):
+  ``line``, ``params``, ``limiter`` (the limiter its body enters), ``with_calls``
+  (refs of calls used as context managers), ``client`` (the client it builds and
+  returns), ``clients`` (clients it builds per call, ``[qualname, line, col]``),
+  ``len_checked`` (parameter keys it rejects when oversized), ``pauses``,
+  ``raises`` (every path raises), ``batches`` (returns fixed-size slices of its
+  first parameter), ``calls`` (calls of named functions, with the loop around
+  each and where its arguments come from), ``route`` and ``inputs`` for endpoints,
+  ``outputs`` (types it sends back), ``binds`` (local name -> per-item provenance);
+- ``classes``: name -> ``{line, bases}``; ``instances``: module name -> class ref;
+- ``built``: refs of classes the module constructs (outbound payloads).
+
+Raises SyntaxError / ValueError / RecursionError for source ``ast`` rejects.
+"""
+from __future__ import annotations
+
+import ast
+
+from boundlint.index.reader import FunctionReader, dotted, resolve_import_from
+
+
+def summarize(text: str, module: str, is_package: bool) -> dict:
+    """The summary of one module's source *text* (module name *module*, a package's ``__init__`` or not)."""
+    tree = ast.parse(text)
+    imports: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    imports[alias.asname] = alias.name
+                else:
+                    root = alias.name.split(".", 1)[0]
+                    imports[root] = root
+        elif isinstance(node, ast.ImportFrom):
+            base = resolve_import_from(module, is_package, node.level, node.module)
+            if base is None:
+                continue
+            for alias in node.names:
+                if alias.name == "*":
+                    imports.setdefault("*", [])  # type: ignore[arg-type]
+                    imports["*"].append(base)  # type: ignore[union-attr]
+                    continue
+                imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+    out: dict = {"imports": imports, "functions": {}, "classes": {}, "instances": {}, "built": [], "constants": {}, "lines": {}}
+    local = _local_names(tree)
+
+    def ref(expr: ast.AST) -> str | None:
+        name = dotted(expr)
+        if name is None:
+            return None
+        root, _, rest = name.partition(".")
+        if root in local:
+            return f"{module}.{name}"
+        target = imports.get(root)
+        if target is None or not isinstance(target, str):
+            return None
+        return f"{target}.{rest}" if rest else target
+
+    body = _flat(tree.body)
+    for stmt in body:  # module-level instances first: functions ask what `_slots` or `settings` is
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+            value = stmt.value
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for target in targets:
+                if not isinstance(target, ast.Name):
+                    continue
+                if isinstance(value, ast.Call):
+                    made = ref(value.func)
+                    if made is not None:
+                        out["instances"][target.id] = made
+                        out["lines"][target.id] = stmt.lineno
+                elif isinstance(value, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
+                    out["constants"][target.id] = "literal"
+    instances = out["instances"]
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out["functions"][stmt.name] = FunctionReader(stmt, ref, module, None, local, instances).facts()
+        elif isinstance(stmt, ast.ClassDef):
+            bases = [r for r in map(_base_ref(ref), stmt.bases) if r]
+            out["classes"][stmt.name] = {"line": stmt.lineno, "bases": bases}
+            for inner in _flat(stmt.body):
+                if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    facts = FunctionReader(inner, ref, module, stmt.name, local, instances, tuple(bases)).facts()
+                    out["functions"][f"{stmt.name}.{inner.name}"] = facts
+    built: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("model_dump", "dict", "json", "model_dump_json"):
+            inner = node.func.value
+            if isinstance(inner, ast.Call):
+                r = ref(inner.func)
+                if r is not None:
+                    built.add(r)
+    out["built"] = sorted(built)
+    return out
+
+
+def _base_ref(ref):
+    def base(expr: ast.AST) -> str | None:
+        if isinstance(expr, ast.Subscript):  # Generic[T], RootModel[list[int]]
+            expr = expr.value
+        return ref(expr) or dotted(expr)
+    return base
+
+
+def _local_names(tree: ast.Module) -> set[str]:
+    names: set[str] = set()
+    for stmt in _flat(tree.body):
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(stmt.name)
+        elif isinstance(stmt, ast.Assign):
+            names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            names.add(stmt.target.id)
+    return names
+
+
+def _flat(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Statements of a block, looking through ``if`` / ``try`` / ``with`` (not into functions)."""
+    out: list[ast.stmt] = []
+    stack = list(reversed(body))
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, (ast.If, ast.Try, ast.With, ast.AsyncWith)) or type(stmt).__name__ == "TryStar":
+            blocks = [stmt.body, getattr(stmt, "orelse", []), getattr(stmt, "finalbody", [])]
+            blocks += [h.body for h in getattr(stmt, "handlers", [])]
+            for block in reversed(blocks):
+                stack.extend(reversed(block))
+        else:
+            out.append(stmt)
+    return out

@@ -1,0 +1,88 @@
+"""What one file's judgement may ask of the project, recorded for the exact result cache.
+
+``ProjectView`` wraps the index for the module being checked.  Every
+question goes through ``ask(query, *args)``; the pair and a digest of the
+answer are recorded in ``consulted``.  A cached result stays valid exactly
+while every recorded question still gets the same answer (``still_valid``),
+so an edit in ``api.py`` re-judges ``schemas.py`` and nothing else.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+
+from boundlint.index.project import ModuleEntry, ProjectIndex
+from boundlint.index.queries import QUERIES
+from boundlint.index.reader import resolve_import_from
+
+
+def digest(answer: object) -> str:
+    """A short stable digest of a JSON-ready answer."""
+    text = json.dumps(answer, sort_keys=True, default=str)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+class ProjectView:
+    """The project as seen from one module (*entry*, or None for a file outside any index)."""
+
+    def __init__(self, index: ProjectIndex | None, entry: ModuleEntry | None) -> None:
+        self.index = index
+        self.entry = entry
+        self.module = index.canonical(entry) if index is not None and entry is not None else ""
+        self.consulted: dict[str, str] = {}
+        self._memo: dict[str, object] = {}
+
+    def __bool__(self) -> bool:
+        return self.index is not None and self.entry is not None
+
+    def ask(self, query: str, *args: str) -> object:
+        """The answer to ``QUERIES[query](index, *args)``, recorded; None without an index."""
+        if not self:
+            return None
+        key = json.dumps([query, *args])
+        if key in self._memo:
+            return self._memo[key]
+        try:
+            answer = QUERIES[query](self.index, *args)
+        except RecursionError:
+            answer = None
+        self._memo[key] = answer
+        self.consulted[key] = digest(answer)
+        return answer
+
+    def ref(self, qualname: str | None, local: str | None = None) -> str | None:
+        """An absolute ref for an import-resolved *qualname* (leading dots: relative) or a *local* module name."""
+        if not self:
+            return None
+        if qualname:
+            dots = len(qualname) - len(qualname.lstrip("."))
+            if not dots:
+                return qualname
+            rest = qualname[dots:]
+            base = resolve_import_from(self.module, self.entry.is_package, dots, None)
+            if base is None:
+                return None
+            return f"{base}.{rest}" if base else rest
+        if local:
+            return f"{self.module}.{local}"
+        return None
+
+
+NO_PROJECT = ProjectView(None, None)
+
+
+def still_valid(index: ProjectIndex | None, consulted: dict[str, str]) -> bool:
+    """True when every recorded question gets the same answer from *index* now."""
+    for key, old in consulted.items():
+        if index is None:
+            return False
+        query, *args = json.loads(key)
+        fn = QUERIES.get(query)
+        if fn is None:
+            return False
+        try:
+            if digest(fn(index, *args)) != old:
+                return False
+        except RecursionError:
+            return False
+    return True
