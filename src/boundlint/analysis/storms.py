@@ -335,6 +335,9 @@ def pause_call(call: cst.Call, ctx: Context) -> bool:
         return any(a.star == "" for a in call.args)
     if name in ("asyncio.wait_for", "anyio.fail_after", "anyio.move_on_after"):
         return True
+    if ctx.project and isinstance(call.func, (cst.Name, cst.Attribute)) and ctx.resolve_callable(call.func) is None:
+        ref = ctx.project_ref(call.func)  # a backoff helper from another module of the project
+        return ref is not None and bool(ctx.project.ask("pauses", ref))
     return False
 
 

@@ -349,10 +349,10 @@ class FunctionReader:
                 self.out["limiter"] = self.out["limiter"] or receiver
         if made is not None and made in tables.table("client-constructors") and not _shares_pool(call):
             self.out["clients"].append([made, call.lineno, call.col_offset + 1])
-        if made is None or made.split(".", 1)[0] in _STDLIB:
-            return
         if _is_const_batch(call, self):
             self.out["batches"] = self.out["batches"] or "fixed-size batches"
+        if made is None or made.split(".", 1)[0] in _STDLIB:
+            return
         record = {"ref": made, "line": call.lineno, "col": call.col_offset + 1,
                   "args": [self.prov(a) for a in call.args],
                   "kwargs": {kw.arg: self.prov(kw.value) for kw in call.keywords if kw.arg},

@@ -9,6 +9,8 @@ the whole flagged lines.
 """
 from __future__ import annotations
 
+import re
+
 import json
 import os
 from pathlib import Path
@@ -100,6 +102,25 @@ def _snippets(f: Finding, lines: list[str] | None) -> tuple[str | None, str | No
     return text or None, context
 
 
+_STEP = re.compile(r"^(?P<what>.*) \((?P<path>[^()]+):(?P<line>\d+)\)$")
+
+
+def _related(evidence: Iterable[str], cwd: str) -> list[dict[str, object]]:
+    """One SARIF related location per evidence step that names ``(path:line)``, its text as the message."""
+    out: list[dict[str, object]] = []
+    for number, step in enumerate(evidence):
+        match = _STEP.match(step)
+        if match is None:
+            continue
+        uri, base = _uri(match["path"], cwd)
+        artifact: dict[str, object] = {"uri": uri}
+        if base:
+            artifact["uriBaseId"] = base
+        out.append({"id": number, "message": {"text": match["what"]},
+                    "physicalLocation": {"artifactLocation": artifact, "region": {"startLine": int(match["line"])}}})
+    return out
+
+
 def format_sarif(findings: Iterable[Finding], rules: Mapping[str, type], cwd: str | None = None,
                  sources: Mapping[str, list[str]] | None = None) -> str:
     """A SARIF 2.1.0 log (JSON text) of *findings*; *rules* maps code -> rule class for ``tool.driver.rules``.
@@ -139,6 +160,11 @@ def format_sarif(findings: Iterable[Finding], rules: Mapping[str, type], cwd: st
         }
         if f.code in index:
             result["ruleIndex"] = index[f.code]
+        if f.evidence:
+            result["properties"] = {"evidence": list(f.evidence)}
+            related = _related(f.evidence, cwd)
+            if related:
+                result["relatedLocations"] = related
         results.append(result)
     log = {
         "$schema": SCHEMA_URI,

@@ -1,4 +1,4 @@
-"""``path:line:col: CODE message`` with an indented ``help:`` line, as flake8 and ruff print."""
+"""``path:line:col: CODE message`` with indented ``evidence:`` (the chain, when another module holds it) and ``help:`` lines."""
 from __future__ import annotations
 
 from typing import Iterable
@@ -17,6 +17,8 @@ def format_text(findings: Iterable[Finding], show_source: bool = False, sources:
                 src = lines[f.line - 1].rstrip("\n")
                 out.append(f"    {src}")
                 out.append("    " + " " * (f.column - 1) + "^")
+        if f.evidence:
+            out.append("    evidence: " + " -> ".join(f.evidence))
         if f.hint:
             out.append(f"    help: {f.hint}")
     return "\n".join(out) + ("\n" if out else "")

@@ -1,0 +1,145 @@
+"""Multi-module projects: facts that live in another module decide a finding, through every way in.
+
+The fixtures under tests/fixtures/projects/ are checked file by file in
+tests/test_fixtures.py (in-process, the index built on demand); here the
+command line checks whole trees in worker processes, the evidence chains are
+asserted, and the result cache is shown to re-judge exactly the modules whose
+linked facts changed.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, expected_markers
+
+PROJECTS = FIXTURES / "projects"
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "boundlint", *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+def _expected(root: Path) -> set[tuple[str, int, int, str]]:
+    out = set()
+    for path in sorted(root.rglob("*.py")):
+        for line, col, code in expected_markers(path.read_text(encoding="utf-8")):
+            out.add((path.relative_to(root).as_posix(), line, col, code))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in PROJECTS.iterdir() if p.is_dir()))
+def test_project_through_the_command_line(tmp_path, name):
+    shutil.copytree(PROJECTS / name, tmp_path / name)
+    proc = run("check", "--isolated", "--no-cache", "--format", "json", name, cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    got = {(Path(f["path"]).relative_to(name).as_posix(), f["line"], f["column"], f["code"]) for f in json.loads(proc.stdout)}
+    assert got == _expected(tmp_path / name)
+
+
+def test_one_file_of_a_project_is_judged_with_the_rest(tmp_path):
+    """Checking schemas.py alone still sees the route in api/routes.py that takes Lookup as its body."""
+    shutil.copytree(PROJECTS / "lookup_service", tmp_path / "lookup_service")
+    proc = run("check", "--isolated", "--no-cache", "--format", "json", "lookup_service/schemas.py", cwd=tmp_path)
+    found = json.loads(proc.stdout)
+    assert [(f["line"], f["code"]) for f in found] == [(7, "BND201")]
+    assert found[0]["evidence"] == [
+        "request field `Lookup.ids` (lookup_service/schemas.py:7)",
+        "parameter `body` of `lookup()` POST /lookup (lookup_service/api/routes.py:11)",
+    ]
+
+
+def test_fanout_chain_crosses_three_modules(tmp_path):
+    shutil.copytree(PROJECTS / "lookup_service", tmp_path / "lookup_service")
+    proc = run("check", "--isolated", "--no-cache", "--format", "json", "--select", "BND101", "lookup_service", cwd=tmp_path)
+    (finding,) = json.loads(proc.stdout)
+    assert (finding["path"], finding["line"]) == (os.path.join("lookup_service", "core", "fanout.py"), 8)
+    assert finding["evidence"] == [
+        "request input `body.ids` of `lookup()` POST /lookup (lookup_service/api/routes.py:11)",
+        "`lookup_all(ids)` called by `lookup()` (lookup_service/api/routes.py:12)",
+        "one `fetch()` per item of `ids`, passed to `run_all()` (lookup_service/core/service.py:12)",
+    ]
+    text = run("check", "--isolated", "--no-cache", "--select", "BND101", "lookup_service", cwd=tmp_path).stdout
+    assert "    evidence: request input `body.ids` of `lookup()` POST /lookup (lookup_service/api/routes.py:11)" in text
+
+
+def test_shared_project_cases_found(tmp_path):
+    cases = Path(__file__).resolve().parents[2] / "shared" / "cases" / "projects"
+    if not cases.is_dir():
+        pytest.skip("../shared/cases/projects is not beside this checkout")
+    shutil.copytree(cases, tmp_path / "projects")
+    proc = run("check", "--isolated", "--no-cache", "--format", "json", "projects", cwd=tmp_path)
+    got = {(Path(f["path"]).as_posix(), f["line"], f["code"][:4]) for f in json.loads(proc.stdout)}
+    families = {"FANOUT": "BND1", "REQUEST-SHAPE": "BND2", "LOG-IN-LOOP": "BND3", "CONN-PER-ITEM": "BND4"}
+    want = set()
+    for path in sorted((tmp_path / "projects").rglob("*.py")):
+        for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if "# expect:" in line:
+                fam = line.split("# expect:")[1].strip()
+                want.add((path.relative_to(tmp_path).as_posix(), lineno, families[fam]))
+    assert got == want
+
+
+def _findings(proc: subprocess.CompletedProcess) -> set[tuple[str, int, str]]:
+    return {(Path(f["path"]).as_posix(), f["line"], f["code"]) for f in json.loads(proc.stdout)}
+
+
+def test_cache_rejudges_modules_whose_linked_facts_changed(tmp_path):
+    """Editing api/routes.py so no route takes Lookup changes what schemas.py reports, on a warm run; and back."""
+    shutil.copytree(PROJECTS / "lookup_service", tmp_path / "lookup_service")
+    args = ("check", "--isolated", "--format", "json", "--cache-dir", str(tmp_path / "cache"), "--select", "BND2", "lookup_service")
+    cold = run(*args, cwd=tmp_path)
+    assert ("lookup_service/schemas.py", 7, "BND201") in _findings(cold)
+    routes = tmp_path / "lookup_service" / "api" / "routes.py"
+    original = routes.read_text(encoding="utf-8")
+    routes.write_text(original.replace("body: Lookup", "body: dict").replace("import ExportBatch, Lookup", "import ExportBatch"),
+                      encoding="utf-8")
+    warm = run(*args, cwd=tmp_path)
+    assert ("lookup_service/schemas.py", 7, "BND201") not in _findings(warm)
+    routes.write_text(original, encoding="utf-8")
+    again = run(*args, cwd=tmp_path)
+    assert _findings(again) == _findings(cold)
+
+
+def test_cache_serves_unrelated_modules_without_rejudging(tmp_path, monkeypatch):
+    """An edit that changes no answer another module asked for leaves its cached result valid."""
+    from boundlint.cache import Cache, content_key
+    from boundlint.config import Settings
+    from boundlint.engine import check_files_cached, set_index_cache
+    from boundlint.index import build
+
+    shutil.copytree(PROJECTS / "catalog", tmp_path / "catalog")
+    monkeypatch.chdir(tmp_path)
+    files = sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / "catalog").rglob("*.py"))
+    settings = Settings()
+    set_index_cache(None)
+    build.reset()
+    build.prime(files)
+    first = check_files_cached(files, settings, Cache(tmp_path / "c", settings.fingerprint()), jobs=1)
+    entry = Cache(tmp_path / "c", settings.fingerprint()).get(content_key(Path("catalog/sync.py").read_bytes()), "catalog/sync.py")
+    assert entry is not None and any('"limiter"' in key for key in entry[2])
+    # A comment in clients.py changes its content, not the answer sync.py asked of it.
+    clients = tmp_path / "catalog" / "clients.py"
+    clients.write_text(clients.read_text(encoding="utf-8") + "# reviewed\n", encoding="utf-8")
+    build.reset()
+    build.prime(files)
+    checked: list[str] = []
+    import boundlint.engine as engine
+
+    real = engine.check_files
+
+    def spy(paths, *a, **k):
+        checked.extend(paths)
+        return real(paths, *a, **k)
+
+    monkeypatch.setattr(engine, "check_files", spy)
+    second = check_files_cached(files, settings, Cache(tmp_path / "c", settings.fingerprint()), jobs=1)
+    assert checked == ["catalog/clients.py"]
+    assert [r.findings for r in second] == [r.findings for r in first]
+    build.reset()
