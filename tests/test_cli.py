@@ -73,6 +73,7 @@ def test_json(project, capsys):
         "code": "BND101", "path": "pkg/handler.py", "line": 5, "column": 11, "end_line": 5, "end_column": 51,
         "message": MESSAGE,
         "hint": "acquire an asyncio.Semaphore inside each coroutine, or gather fixed-size batches",
+        "evidence": [],
     }]
 
 
