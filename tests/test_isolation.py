@@ -454,11 +454,11 @@ def test_incident_cases_with_bad_input_in_one_run(tmp_path):
     got = {(os.path.normpath(f["path"]), f["line"], f["code"][:4]) for f in json.loads(proc.stdout)}
     families = {"FANOUT": "BND1", "REQUEST-SHAPE": "BND2", "LOG-IN-LOOP": "BND3", "CONN-PER-ITEM": "BND4"}
     want = {(os.path.join("cases", "bad-input", "deep_parens.py"), 1, "BND0")}
-    for case in sorted((tmp_path / "cases").glob("*.py")):
+    for case in sorted((tmp_path / "cases").rglob("*.py")):  # projects/ included: multi-module cases
         for lineno, line in enumerate(case.read_text(encoding="utf-8").splitlines(), 1):
             m = re.search(r"#\s*expect:\s*([A-Z0-9, -]+)", line)
             for fam in (m.group(1).split(",") if m else ()):
-                want.add((os.path.join("cases", case.name), lineno, families[fam.strip()]))
+                want.add((os.path.relpath(case, tmp_path), lineno, families[fam.strip()]))
     assert got == want
 
 

@@ -92,9 +92,18 @@ def _read_text(path: str) -> str | None:
     override = OVERRIDES.get(os.path.abspath(path))
     if override is not None:
         return override
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(_MAX_FILE_BYTES + 1)
+    import stat
+
+    try:  # a FIFO or device named *.py must never block the index: open without waiting, read regular files only
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_FILE_BYTES:
+                return None
+            with os.fdopen(fd, "rb", closefd=False) as fh:
+                data = fh.read(_MAX_FILE_BYTES + 1)
+        finally:
+            os.close(fd)
     except OSError:
         return None
     if len(data) > _MAX_FILE_BYTES:

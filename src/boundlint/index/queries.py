@@ -190,6 +190,8 @@ def per_item_callers(index: ProjectIndex, ref: str) -> list[str] | None:
         return None
     entry, name, _facts = found
     for caller_entry, caller, call in index.reverse()["callers"].get(f"{index.canonical(entry)}.{name}", ()):
+        if caller_entry is entry:
+            continue  # the module's own loops are judged where they are, with all they show
         loop = call["loop"]
         if loop is None or loop["bounded"] or loop["text"] == "while":
             continue

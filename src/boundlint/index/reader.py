@@ -230,6 +230,8 @@ class FunctionReader:
         if isinstance(stmt, (ast.For, ast.AsyncFor)):
             self._exprs(stmt.iter, loop)
             inner = self._loop(stmt.iter, stmt.lineno)
+            if _failover(stmt.body):
+                inner["bounded"] = True  # it stops at the first item that works
             if isinstance(stmt.target, ast.Name):
                 self.loop_vars[stmt.target.id] = {"item": inner["src"]} if inner["src"] else {"item": None}
             self._statements(stmt.body, inner)
@@ -358,6 +360,12 @@ class FunctionReader:
                   "kwargs": {kw.arg: self.prov(kw.value) for kw in call.keywords if kw.arg},
                   "loop": None if loop is None else {k: loop[k] for k in ("src", "text", "bounded", "line")}}
         self.out["calls"].append(record)
+
+
+def _failover(body: list[ast.stmt]) -> bool:
+    """A loop body whose ``try`` returns or breaks on success: a failover walk, not per-item work."""
+    return any(isinstance(stmt, ast.Try) and any(isinstance(x, (ast.Return, ast.Break)) for x in stmt.body)
+               for stmt in body)
 
 
 def _asserted_keys(test: ast.AST) -> list[str]:
