@@ -4,8 +4,8 @@ A ``Styled`` string carries one style name (or None) per character, so the
 terminal renderer can wrap and shorten text first and colour it after.
 Wrapping breaks at spaces only; a single word wider than the line is broken
 after ``/`` or ``.``, and a piece still too wide is shortened with an
-ellipsis in the middle (``customer_acc…_views.py``), so a name is never cut
-across two lines.
+ellipsis in the middle (``customer_accoun…ences/views.py``), so a name is
+never cut across two lines.
 """
 from __future__ import annotations
 
@@ -61,8 +61,9 @@ def join(parts: list[Styled], sep: str = " ") -> Styled:
 def shorten(s: Styled, width: int) -> Styled:
     """*s* cut to at most *width* characters (>= 1) by an ellipsis in the middle.
 
-    The cut prefers a ``/``, ``.`` or ``_`` boundary when one keeps most of the
-    text: ``customer_accounts/…/views.py`` rather than ``customer_acc…s/views.py``.
+    Each side of the cut moves to a ``/``, ``.`` or ``_`` boundary when one is within a
+    third of its length, the other side taking the characters that frees:
+    ``customer_ac…s/views.py`` rather than ``customer_acc…/views.py``.
     """
     if len(s) <= width:
         return s

@@ -58,23 +58,31 @@ def _pad(s: Styled, n: int) -> Styled:
 
 
 def _key_values(rows: list[tuple[str, str]], width: int) -> list[Styled]:
-    """``key  value`` rows; a value too long wraps under itself."""
+    """``key  value`` rows; a value too long wraps under itself (under its key when the width is small)."""
     key_w = max(len(k) for k, _ in rows) + 2
+    stacked = width - len(_INDENT) - key_w < 24
+    value_indent = _INDENT * 2 if stacked else _INDENT + " " * key_w
     out = []
     for key, value in rows:
-        lines = wrap(message(value), max(width - len(_INDENT) - key_w, 10))
+        lines = wrap(message(value), width - len(value_indent))
+        if stacked:
+            out.append(Styled.of(_INDENT) + Styled.of(key, "title"))
+            out += [Styled.of(value_indent) + line for line in lines]
+            continue
         out.append(Styled.of(_INDENT) + _pad(Styled.of(key, "title"), key_w) + lines[0])
-        out += [Styled.of(_INDENT + " " * key_w) + line for line in lines[1:]]
+        out += [Styled.of(value_indent) + line for line in lines[1:]]
     return out
 
 
-def _columns(headers: tuple[str, ...], rows: list[tuple[str, ...]], width: int, flex: int,
+def _columns(headers: tuple[str, ...], rows: list[tuple[str, ...]], width: int, flex: tuple[int, ...],
              right: tuple[int, ...] = ()) -> list[Styled]:
-    """An aligned table; cells of column *flex* are shortened in the middle when the table is too wide."""
+    """An aligned table; when it is too wide, cells of the *flex* columns (in that order) are shortened in the middle."""
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
-    over = len(_INDENT) + sum(widths) + 2 * (len(widths) - 1) - width
-    if over > 0:
-        widths[flex] = max(widths[flex] - over, len(headers[flex]), 4)
+    for floor in (8, 3):
+        for col in flex:
+            over = len(_INDENT) + sum(widths) + 2 * (len(widths) - 1) - width
+            if over > 0:
+                widths[col] = max(widths[col] - over, min(widths[col], floor))
 
     def line(cells, style=None):
         parts = []
@@ -188,11 +196,11 @@ def report_lines(report: AuditReport, top: int | None, width: int) -> list[Style
         out += [Styled.of(""), Styled.of("Findings per code", "title")]
         out += _columns(("family", "code", "rule", "count"),
                         [(FAMILIES.get(c[:4], ""), c, report.rule_names.get(c, ""), f"{n:,}") for c, n in s.by_code.items()],
-                        width, flex=2, right=(3,))
+                        width, flex=(2, 0), right=(3,))
         out += [Styled.of(""), Styled.of("Top files by findings", "title")]
-        out += _columns(("file", "count"), [(p, f"{n:,}") for p, n in s.top_files], width, flex=0, right=(1,))
+        out += _columns(("file", "count"), [(p, f"{n:,}") for p, n in s.top_files], width, flex=(0,), right=(1,))
         out += [Styled.of(""), Styled.of("Top folders by findings", "title")]
-        out += _columns(("folder", "count"), [(p, f"{n:,}") for p, n in s.top_folders], width, flex=0, right=(1,))
+        out += _columns(("folder", "count"), [(p, f"{n:,}") for p, n in s.top_folders], width, flex=(0,), right=(1,))
     out += [Styled.of(""), Styled.of("Endpoint exposure map (riskiest first)", "title")]
     handlers = report.handlers if not top else report.handlers[:top]
     for h in handlers:
