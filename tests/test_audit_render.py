@@ -3,6 +3,7 @@ literal backticks, and screenshots of both in headless Chromium."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import shutil
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 from boundlint import __version__
 from boundlint.audit import collect, render
 from boundlint.audit.layout import Styled, fit, shorten, wrap
-from boundlint.audit.model import build_report
+from boundlint.audit.model import build_report, report_from_dict
 from boundlint.audit.render_html import inline
 from boundlint.audit.render_terminal import HANDLER_LINES, render_plain, render_terminal, terminal_width
 from boundlint.config import Settings
@@ -400,3 +401,27 @@ def test_terminal_screenshot_at_80_columns(long_report, app_report, tmp_path):
     img = _screenshot(page, (1000, 2200), tmp_path)
     assert len(img.getcolors(1 << 24)) > 50
     assert _near(img, (0xcc, 0x55, 0x55), tolerance=50) > 100  # red HIGH and UNBOUNDED
+
+
+def test_cli_report_carries_date_and_paths(monkeypatch, capsys):
+    from boundlint.cli import main
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1796134903")
+    assert main(["audit", "--isolated", "-j", "1", "--format", "json", str(APP / "flask_app.py"), str(APP / "shop")]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["created"], data["paths"]) == (CREATED, [str(APP / "flask_app.py"), str(APP / "shop")])
+    again = report_from_dict(data)
+    assert (again.created, again.paths) == (CREATED, data["paths"])
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "soon")
+    assert main(["audit", "--isolated", "-j", "1", "--format", "json", str(APP / "flask_app.py")]) == 0
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", json.loads(capsys.readouterr().out)["created"])
+
+
+def test_cli_terminal_report_on_an_ascii_pipe(tmp_path):
+    (tmp_path / LONG_PATH).parent.mkdir(parents=True)
+    (tmp_path / LONG_PATH).write_text(LONG_NAMES)
+    env = dict(os.environ, COLUMNS="80", PYTHONIOENCODING="ascii")
+    proc = subprocess.run([sys.executable, "-m", "boundlint", "audit", "--isolated", "-j", "1", str(tmp_path)],
+                          capture_output=True, timeout=120, env=env)
+    assert proc.returncode == 0 and proc.stderr == b""
+    assert b"  fan-out  L29 asyncio.gather UNBOUNDED over synchronis?entifiers -> ? [BND101]\n" in proc.stdout

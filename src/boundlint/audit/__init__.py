@@ -100,11 +100,20 @@ def run_audit(args, settings, root) -> int:
         if not args.quiet:
             print(f"boundlint audit: wrote {args.output}", file=sys.stderr)
     else:
-        sys.stdout.write(render(report, fmt, top, color=sys.stdout.isatty()))
+        _write(sys.stdout, render(report, fmt, top, color=sys.stdout.isatty()))
     fail_on = tuple(args.fail_on or ())
     if fail_on and failing((f for r in results for f in r.findings), fail_on):
         return 1
     return 0
+
+
+def _write(stream, text: str) -> None:
+    """Write *text*; characters the stream's encoding lacks (``…`` on an ASCII pipe) become ``?``."""
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        stream.write(text.encode(encoding, "replace").decode(encoding))
 
 
 def created_now() -> str:
