@@ -22,7 +22,7 @@ from boundlint.audit import collect, render
 from boundlint.audit.layout import Styled, fit, shorten, wrap
 from boundlint.audit.model import build_report, report_from_dict
 from boundlint.audit.render_html import inline
-from boundlint.audit.render_terminal import HANDLER_LINES, render_plain, render_terminal, terminal_width
+from boundlint.audit.render_terminal import render_plain, render_terminal, terminal_width
 from boundlint.config import Settings
 from boundlint.report.sarif import rule_descriptor, rule_doc_uri
 from boundlint.rules.base import all_rules
@@ -105,12 +105,24 @@ def _split_names(lines: list[str]) -> list[tuple[str, str, str]]:
     """``(identifier, end of one line, start of the next)`` wherever a name is cut across two lines."""
     out = []
     for a, b in zip(lines, lines[1:]):
-        a, b = a.rstrip(), b.lstrip()
+        tail = re.search(r"\w*$", a.rstrip()).group()
+        head = re.match(r"\w*", b.lstrip()).group()
+        if not tail or not head:
+            continue
         for name in IDENTIFIERS:
             for k in range(1, len(name)):
-                if a.endswith(name[:k]) and b.startswith(name[k:]) and not b.startswith(name):
-                    out.append((name, a[-k:], b[:len(name) - k]))
+                rest = name[k:]
+                if tail.endswith(name[:k]) and (head.startswith(rest) or rest.startswith(head)):
+                    out.append((name, tail, head))
     return out
+
+
+def test_split_names_sees_a_cut_name():
+    cuts = _split_names(["x bulk_synchro", "  nise_notification_prefer", "ences_with"])
+    assert {(tail, head) for _, tail, head in cuts} == {("bulk_synchro", "nise_notification_prefer"),
+                                                        ("nise_notification_prefer", "ences_with")}
+    assert "bulk_synchronise_notification_preferences_with_external_providers" in {name for name, _, _ in cuts}
+    assert _split_names(["over request", "field query"]) == []
 
 
 def _blocks(text: str) -> list[list[str]]:
@@ -204,7 +216,7 @@ def test_terminal_app_blocks_at_80_columns(app_report):
     lines = text.splitlines()
     assert max(len(line) for line in lines) <= 80 and _split_names(lines) == [] and "`" not in text
     blocks = _blocks(text)
-    assert len(blocks) == 15 and max(len(b) for b in blocks) <= HANDLER_LINES
+    assert len(blocks) == 15 and max(len(b) for b in blocks) <= 6
     assert blocks[0] == [
         "HIGH    PostsServicer.GetPosts  grpc rpc GetPosts  grpc_service.py:24",
         "  fan-out  L25 asyncio.gather UNBOUNDED over request.uris -> hydrate [BND101]",
@@ -221,7 +233,7 @@ def test_terminal_other_widths(long_report, width):
     lines = render_plain(long_report, top=0, width=width).splitlines()
     assert max(len(line) for line in lines) <= width
     assert _split_names(lines) == []
-    assert max(len(b) for b in _blocks("\n".join(lines))) <= HANDLER_LINES
+    assert max(len(b) for b in _blocks("\n".join(lines))) <= 6
 
 
 def test_terminal_width_from_environment(monkeypatch):
