@@ -151,12 +151,13 @@ def handler_lines(h: Handler, width: int) -> list[Styled]:
            for i, line in enumerate(_title(h, width - len(risk)))]
     budget = HANDLER_LINES - len(out)
     items = _items(h)
-    shown = items
+    keep = set(range(len(items)))
     if len(items) > budget:
-        keep = set(sorted(range(len(items)), key=lambda i: (items[i][0], i))[:budget - 1])
-        shown = [it for i, it in enumerate(items) if i in keep]
+        keep = set(sorted(keep, key=lambda i: (items[i][0], i))[:budget - 1])
+    shown = [it for i, it in enumerate(items) if i in keep]
+    hidden = [it for i, it in enumerate(items) if i not in keep]
     text_w = width - len(_INDENT) - _LABEL
-    spare = budget - len(shown) - (len(shown) < len(items))
+    spare = budget - len(shown) - bool(hidden)
     last_label = None
     for _, label, text in shown:
         lines = wrap(message(text), text_w)
@@ -167,11 +168,10 @@ def handler_lines(h: Handler, width: int) -> list[Styled]:
         last_label = label
         out.append(Styled.of(_INDENT) + head + lines[0])
         out += [Styled.of(_INDENT + " " * _LABEL) + line for line in lines[1:]]
-    if len(shown) < len(items):
-        hidden = [it for it in items if it not in shown]
-        counts = [f"{sum(1 for it in hidden if it[1] == lab)} {name}" for lab, name in
-                  (("fan-out", "fan-out"), ("field", "field"), ("site", "site")) if any(it[1] == lab for it in hidden)]
-        note = f"+ {len(hidden)} more ({', '.join(counts)}); --format html lists all"
+    if hidden:
+        counts = [f"{n} {label}{'s' if n != 1 else ''}" for label in ("fan-out", "field", "site")
+                  if (n := sum(1 for it in hidden if it[1] == label))]
+        note = f"+ {len(hidden)} more: {', '.join(counts)}; --format html lists all"
         out.append(Styled.of(_INDENT + " " * _LABEL) + fit(Styled.of(note, "dim"), text_w, 1)[0])
     return out
 
