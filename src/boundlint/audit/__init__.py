@@ -119,8 +119,8 @@ def _write(stream, text: str) -> None:
 def created_now() -> str:
     """The audit's time stamp: now in UTC as ``2026-12-01T14:21:43Z``, or ``SOURCE_DATE_EPOCH`` when set.
 
-    ``SOURCE_DATE_EPOCH`` (seconds since 1970, the reproducible-builds convention) makes reports
-    of the same code byte-identical; a value that is not an integer is ignored.
+    ``SOURCE_DATE_EPOCH`` (seconds since 1970, the reproducible-builds convention) pins the date,
+    e.g. to the commit's; a value that is not a valid time is ignored.
     """
     import datetime
     import os
@@ -128,7 +128,10 @@ def created_now() -> str:
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     when = datetime.datetime.now(datetime.timezone.utc)
     if epoch.isdigit():
-        when = datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc)
+        try:
+            when = datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            pass
     return when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
