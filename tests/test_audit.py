@@ -4,11 +4,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import struct
 import subprocess
 import sys
-import zlib
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -27,7 +24,6 @@ from boundlint.engine import check_files, check_source
 HERE = Path(__file__).parent
 APP = HERE / "fixtures_audit"
 ROOT = HERE.parent
-CHROMIUM = "/usr/bin/chromium"
 
 
 def _report(path: Path = APP, settings: Settings | None = None):
@@ -185,7 +181,7 @@ def test_collector_failure_is_isolated(monkeypatch):
 def test_json_schema_is_stable_and_documented(report):
     data = json.loads(render(report, "json"))
     assert data["schema"] == "boundlint-audit/1"
-    assert list(data) == ["schema", "boundlint", "summary", "handlers"]
+    assert list(data) == ["schema", "boundlint", "created", "paths", "summary", "handlers"]
     assert list(data["handlers"][0]) == ["path", "line", "name", "framework", "route", "risk", "score",
                                          "fanouts", "request_fields", "sites"]
     first = data["handlers"][0]
@@ -211,13 +207,14 @@ def test_markdown(report):
 
 def test_terminal_rich_and_plain(report):
     pytest.importorskip("rich")
-    text = render(report, "terminal", top=3)
+    text = render(report, "terminal", top=3, width=80)
     assert "Endpoint exposure map" in text and "PostsServicer.GetPosts" in text
     assert "12 more handlers (--top 0 shows all)" in text
     assert "\x1b[" not in text  # no colour when not asked
-    plain = render_plain(report, top=0)
-    assert "[high] grpc_service.py:24 PostsServicer.GetPosts  grpc rpc GetPosts" in plain
-    assert "    L25 asyncio.gather over request.uris -> hydrate: UNBOUNDED (request field request.uris) [BND101]" in plain
+    plain = render_plain(report, top=0, width=80)
+    assert "HIGH    PostsServicer.GetPosts  grpc rpc GetPosts  grpc_service.py:24" in plain
+    assert "  fan-out  L25 asyncio.gather UNBOUNDED over request.uris -> hydrate [BND101]" in plain
+    assert render(report, "terminal", top=3, color=True, width=80).count("\x1b[") > 20
 
 
 class _Page(HTMLParser):
@@ -232,7 +229,8 @@ class _Page(HTMLParser):
     def handle_starttag(self, tag, attrs):
         self.tags.append(tag)
         for name, value in attrs:
-            if name in ("src", "href") and value and not value.startswith("#"):
+            # Links (to rule pages) are fine; nothing the page loads may come from elsewhere.
+            if (name == "src" or (name == "href" and tag != "a")) and value and not value.startswith("#"):
                 self.external.append(value)
         if tag == "tr":
             self.rows.append([])
@@ -260,39 +258,7 @@ def test_html_parses_self_contained(report):
     assert rows[0][0] == "high" and "UNBOUNDED (request field request.uris) [BND101]" in rows[0][3]
 
 
-def _png_pixels(data: bytes) -> tuple[int, int, set[int]]:
-    """``(width, height, distinct filtered-scanline byte values)`` of a PNG, decoded with zlib only."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, width, height = 8, b"", 0, 0
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        chunk = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            width, height = struct.unpack(">II", chunk[:8])
-        elif kind == b"IDAT":
-            idat += chunk
-        pos += 12 + length
-    return width, height, set(zlib.decompress(idat))
-
-
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent (Debian package `chromium`); the HTML is still checked by parsing")
-def test_html_renders_in_headless_chromium(report, tmp_path):
-    page = tmp_path / "audit.html"
-    page.write_text(render(report, "html"), encoding="utf-8")
-    shot = tmp_path / "audit.png"
-    proc = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={shot}", "--window-size=1280,2000",
-         page.as_uri()],
-        capture_output=True, text=True, timeout=180)
-    assert shot.exists(), proc.stderr[-2000:]
-    width, height, values = _png_pixels(shot.read_bytes())
-    assert (width, height) == (1280, 2000)
-    assert len(values) > 50  # text, badges and table rules, not a blank page
-    keep = os.environ.get("BOUNDLINT_AUDIT_SCREENSHOT")
-    if keep:
-        shutil.copy(shot, keep)
+# The page and the terminal report in headless Chromium: tests/test_audit_render.py.
 
 
 # -- command line ------------------------------------------------------------------------

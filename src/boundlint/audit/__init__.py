@@ -32,8 +32,11 @@ def collect(paths, settings, root=None, jobs=None, progress=None):
     return results, time.monotonic() - started
 
 
-def render(report, fmt: str, top: int | None = None, color: bool = False) -> str:
-    """*report* as text in *fmt* (one of FORMATS); *top* limits the endpoint map (None or 0: all)."""
+def render(report, fmt: str, top: int | None = None, color: bool = False, width: int | None = None) -> str:
+    """*report* as text in *fmt* (one of FORMATS); *top* limits the endpoint map (None or 0: all).
+
+    *width* is the terminal format's line width in columns (None: the terminal's, see ``render_terminal``).
+    """
     if fmt == "json":
         from boundlint.audit.render_json import render_json
 
@@ -48,7 +51,7 @@ def render(report, fmt: str, top: int | None = None, color: bool = False) -> str
         return render_html(report)
     from boundlint.audit.render_terminal import render_terminal
 
-    return render_terminal(report, top, color)
+    return render_terminal(report, top, color, width)
 
 
 def failing(report_findings, fail_on: tuple[str, ...]) -> bool:
@@ -81,6 +84,8 @@ def run_audit(args, settings, root) -> int:
             r.findings = [f for f in r.findings if not pfi.ignored(f.path, f.code)]
     base = _display_root(args.paths)
     report = build_report(results, seconds, base, {c: cls.name for c, cls in all_rules().items()})
+    report.paths = [str(p) for p in args.paths]
+    report.created = created_now()
     fmt = args.format
     top = args.top
     if top is None and fmt == "terminal":
@@ -95,11 +100,39 @@ def run_audit(args, settings, root) -> int:
         if not args.quiet:
             print(f"boundlint audit: wrote {args.output}", file=sys.stderr)
     else:
-        sys.stdout.write(render(report, fmt, top, color=sys.stdout.isatty()))
+        _write(sys.stdout, render(report, fmt, top, color=sys.stdout.isatty()))
     fail_on = tuple(args.fail_on or ())
     if fail_on and failing((f for r in results for f in r.findings), fail_on):
         return 1
     return 0
+
+
+def _write(stream, text: str) -> None:
+    """Write *text*; characters the stream's encoding lacks (``…`` on an ASCII pipe) become ``?``."""
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        stream.write(text.encode(encoding, "replace").decode(encoding))
+
+
+def created_now() -> str:
+    """The audit's time stamp: now in UTC as ``2026-12-01T14:21:43Z``, or ``SOURCE_DATE_EPOCH`` when set.
+
+    ``SOURCE_DATE_EPOCH`` (seconds since 1970, the reproducible-builds convention) pins the date,
+    e.g. to the commit's; a value that is not a valid time is ignored.
+    """
+    import datetime
+    import os
+
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    when = datetime.datetime.now(datetime.timezone.utc)
+    if epoch.isdigit():
+        try:
+            when = datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            pass
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _display_root(paths) -> str | None:

@@ -1,7 +1,11 @@
 """One-line descriptions of map entries, shared by the terminal, Markdown and HTML renderers."""
 from __future__ import annotations
 
+import re
+
 from boundlint.audit.model import FanOut, Handler, RequestField, Site
+
+_TICKS = re.compile(r"`+")
 
 
 def fanout_text(f: FanOut) -> str:
@@ -46,3 +50,18 @@ def handler_title(h: Handler) -> str:
 def route_text(h: Handler) -> str:
     """``fastapi POST /items``."""
     return f"{h.framework} {h.route}".strip()
+
+
+def code_spans(text: str) -> list[tuple[str, bool]]:
+    """*text* split at Markdown-style backticks: ``[(segment, is_code)]``, no backtick left in any segment.
+
+    ``"limited by `Field(max_...)`"`` -> ``[("limited by ", False), ("Field(max_...)", True)]``; an
+    unmatched backtick is dropped and the text after it is plain.  Empty segments are left out.
+    """
+    parts = _TICKS.split(text)
+    closed = len(parts) - (len(parts) % 2 == 0)  # parts after an unmatched tick are plain
+    out = []
+    for i, part in enumerate(parts):
+        if part:
+            out.append((part, i % 2 == 1 and i < closed))
+    return out

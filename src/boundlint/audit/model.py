@@ -115,6 +115,8 @@ class AuditReport:
     summary: Summary
     handlers: list[Handler]
     rule_names: dict[str, str] = field(default_factory=dict)
+    paths: list[str] = field(default_factory=list)  # the audited paths, as given
+    created: str = ""  # when the audit ran: ISO 8601 UTC, ``2026-12-01T14:21:43Z``
 
     def to_dict(self) -> dict:
         """The stable JSON form (see docs/audit.md)."""
@@ -124,6 +126,8 @@ class AuditReport:
         return {
             "schema": SCHEMA,
             "boundlint": __version__,
+            "created": self.created,
+            "paths": list(self.paths),
             "summary": {
                 "files": s.files,
                 "lines": s.lines,
@@ -170,7 +174,8 @@ def report_from_dict(data: dict) -> AuditReport:
                 [Site(**x) for x in h["sites"]])
         for h in data["handlers"]
     ]
-    return AuditReport(summary, handlers, {x["code"]: x["name"] for x in s["by_code"]})
+    return AuditReport(summary, handlers, {x["code"]: x["name"] for x in s["by_code"]},
+                       list(data.get("paths", [])), data.get("created", ""))
 
 
 def _family(code: str) -> str:

@@ -6,10 +6,14 @@ JavaScript off (sorting is an extra: click a column header).
 """
 from __future__ import annotations
 
+import re
 from html import escape
 
-from boundlint.audit.cells import fanout_text, field_text, site_text
+from boundlint.audit.cells import code_spans, fanout_text, field_text, site_text
 from boundlint.audit.model import FAMILIES, AuditReport
+from boundlint.report.sarif import rule_doc_uri
+
+_CODE = re.compile(r"\bBND\d{3}\b")
 
 _CSS = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#1d232a;background:#fff}
@@ -33,6 +37,8 @@ ul{margin:0;padding-left:16px}li{margin:1px 0}
 .unb{color:#a40e26;font-weight:600}.ok{color:#1a7f37}
 code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f3f5f7;padding:0 3px;border-radius:3px}
 .small{color:#57606a;font-size:12px}
+.meta{color:#57606a;margin:0 0 10px}.meta code{font-size:13px}
+a.rule{color:#0550ae;text-decoration:none;font-weight:600}a.rule:hover{text-decoration:underline}
 .split{display:grid;grid-template-columns:1fr 1fr;gap:16px}
 """
 
@@ -62,10 +68,30 @@ document.querySelectorAll("table.sortable").forEach(function(table){
 _RANK = {"high": 3, "medium": 2, "low": 1}
 
 
+def rule_link(code: str) -> str:
+    """``<a>`` to the rule page of *code*: the URL SARIF gives as the rule's ``helpUri``."""
+    return f'<a class="rule" href="{escape(rule_doc_uri(code))}">{escape(code)}</a>'
+
+
+def inline(text: str) -> str:
+    """*text* as escaped HTML: Markdown-style `code` spans as ``<code>``, rule codes linked to their pages."""
+    out = []
+    for segment, is_code in code_spans(text):
+        if is_code:
+            out.append(f"<code>{escape(segment)}</code>")
+            continue
+        pos = 0
+        for m in _CODE.finditer(segment):
+            out.append(escape(segment[pos:m.start()]) + rule_link(m.group()))
+            pos = m.end()
+        out.append(escape(segment[pos:]))
+    return "".join(out)
+
+
 def _list(items: list[tuple[str, str]]) -> str:
     if not items:
         return '<span class="small">none</span>'
-    return "<ul>" + "".join(f'<li class="{cls}">{escape(text)}</li>' for cls, text in items) + "</ul>"
+    return "<ul>" + "".join(f'<li class="{cls}">{inline(text)}</li>' for cls, text in items) + "</ul>"
 
 
 def _table(headers: list[tuple[str, bool]], rows: list[list[str]], sortable: bool = True, cls: str = "") -> str:
@@ -82,8 +108,21 @@ def _td(text: str, num: bool = False, key: str | None = None) -> str:
     return f"<td{attrs}>{escape(text)}</td>"
 
 
+def _meta(report: AuditReport) -> str:
+    """The line under the title: boundlint version, date of the audit, audited paths."""
+    from boundlint import __version__
+
+    parts = [f"boundlint {escape(__version__)}"]
+    if report.created:
+        when = escape(report.created.replace("T", " ").replace("Z", " UTC"))
+        parts.append(f'audited <time datetime="{escape(report.created)}">{when}</time>')
+    if report.paths:
+        parts.append("paths: " + ", ".join(f"<code>{escape(p)}</code>" for p in report.paths))
+    return '<p class="meta">' + " · ".join(parts) + "</p>"
+
+
 def render_html(report: AuditReport) -> str:
-    """The whole page as a string."""
+    """The whole page as a string: summary cards, exposure map, findings per code, top files and folders."""
     s = report.summary
     cards = [
         (f"{s.files:,}", "files"), (f"{s.lines:,}", "lines"), (f"{s.seconds:.1f} s", "time"),
@@ -93,8 +132,9 @@ def render_html(report: AuditReport) -> str:
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        "<title>boundlint audit</title>", f"<style>{_CSS}</style></head><body>",
-        "<h1>boundlint audit</h1>",
+        f"<title>{escape(' '.join(['boundlint audit', *report.paths]))}</title>",
+        f"<style>{_CSS}</style></head><body>",
+        "<h1>boundlint audit</h1>", _meta(report),
         '<div class="cards">' + "".join(f"<div class=\"card\"><b>{escape(v)}</b><span>{escape(k)}</span></div>" for v, k in cards) + "</div>",
     ]
     if s.handlers_by_framework:
@@ -122,7 +162,8 @@ def render_html(report: AuditReport) -> str:
     parts.append("<h2>Findings</h2>")
     if s.by_code:
         fam_rows = [[_td(k), _td(FAMILIES.get(k, "")), _td(f"{v:,}", True, str(v))] for k, v in s.by_family.items()]
-        code_rows = [[_td(FAMILIES.get(c[:4], "")), _td(c), _td(report.rule_names.get(c, "")), _td(f"{n:,}", True, str(n))]
+        code_rows = [[_td(FAMILIES.get(c[:4], "")), f"<td>{rule_link(c)}</td>", _td(report.rule_names.get(c, "")),
+                      _td(f"{n:,}", True, str(n))]
                      for c, n in s.by_code.items()]
         parts.append('<div class="split"><div>' + _table([("family", False), ("name", False), ("count", True)], fam_rows)
                      + "</div><div>" + _table([("family", False), ("code", False), ("rule", False), ("count", True)], code_rows)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from boundlint.audit.cells import fanout_text, field_text, route_text, site_text
 from boundlint.audit.model import FAMILIES, AuditReport
+from boundlint.report.sarif import rule_doc_uri
 
 
 def _cell(text: str) -> str:
@@ -21,8 +22,16 @@ def _table(headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
 
 def render_markdown(report: AuditReport, top: int | None = None) -> str:
     """The report as Markdown; *top* limits the endpoint map (None or 0: all)."""
+    from boundlint import __version__
+
     s = report.summary
     lines = ["# boundlint audit", ""]
+    meta = [f"boundlint {__version__}"]
+    if report.created:
+        meta.append("audited " + report.created.replace("T", " ").replace("Z", " UTC"))
+    if report.paths:
+        meta.append("paths: " + ", ".join(_code(p) for p in report.paths))
+    lines += [" · ".join(meta) + ".", ""]
     lines += _table(("files", "lines", "time", "findings", "handlers", "with unbounded fan-out"),
                     [(f"{s.files:,}", f"{s.lines:,}", f"{s.seconds:.1f} s", f"{s.findings:,}", f"{s.handlers:,}",
                       f"{s.unbounded_handlers:,}")])
@@ -31,7 +40,8 @@ def render_markdown(report: AuditReport, top: int | None = None) -> str:
     if s.by_code:
         lines += ["", "## Findings per code", ""]
         lines += _table(("family", "code", "rule", "count"),
-                        [(FAMILIES.get(c[:4], ""), c, report.rule_names.get(c, ""), str(n)) for c, n in s.by_code.items()])
+                        [(FAMILIES.get(c[:4], ""), f"[{c}]({rule_doc_uri(c)})", report.rule_names.get(c, ""), str(n))
+                         for c, n in s.by_code.items()])
         lines += ["", "## Top files and folders", ""]
         lines += _table(("file", "findings"), [(_code(p), str(n)) for p, n in s.top_files])
         lines += [""]

@@ -1,136 +1,248 @@
-"""Terminal tables: with ``rich`` when installed (``pip install boundlint[audit]``), plain text otherwise."""
+"""The terminal report: laid out for a given width, coloured with ``rich`` when it is installed.
+
+Every line fits the width (80 columns when the output is not a terminal)
+and no name is split across two lines (see ``layout``).  Each handler of the
+exposure map takes at most ``HANDLER_LINES`` lines: a title line, then one
+line per fan-out site, request field and log-storm / churn site, wrapped
+while there is room and cut with ``…`` when there is not; what does not fit
+is counted on a last ``+ N more`` line.  Markdown-style `code` spans in
+messages lose their backticks (and are coloured when colour is on).
+"""
 from __future__ import annotations
 
 import io
+import re
+import shutil
 
-from boundlint.audit.cells import fanout_text, field_text, handler_title, route_text, site_text
-from boundlint.audit.model import FAMILIES, AuditReport
+from boundlint.audit.cells import code_spans, fanout_text, field_text, route_text, site_text
+from boundlint.audit.layout import Styled, fit, join, shorten, wrap
+from boundlint.audit.model import FAMILIES, AuditReport, FanOut, Handler
+
+HANDLER_LINES = 6
+MIN_WIDTH, MAX_WIDTH = 40, 120
+_LABEL = 9  # width of the "fan-out" / "field" / "site" column
+_INDENT = "  "
+_MARKS = re.compile(r"\bUNBOUNDED\b|\bBND\d{3}\b|\bbounded\b")
+# rich styles of the layout's style names.
+STYLES = {
+    "high": "bold red", "medium": "bold yellow", "low": "bold green", "title": "bold", "label": "dim",
+    "code": "cyan", "UNBOUNDED": "bold red", "bounded": "green", "rule": "bold", "dim": "dim",
+}
 
 
-def _summary_rows(report: AuditReport) -> list[tuple[str, str]]:
+def terminal_width(width: int | None = None) -> int:
+    """*width*, else the terminal's (``COLUMNS`` first, 80 when not a terminal), kept within 40..120."""
+    if width is None:
+        width = shutil.get_terminal_size((80, 24)).columns
+    return max(MIN_WIDTH, min(MAX_WIDTH, width))
+
+
+def message(text: str) -> Styled:
+    """*text* with backticks removed: code spans styled ``code``, ``UNBOUNDED`` / ``bounded`` / codes marked."""
+    out = Styled("", ())
+    for segment, is_code in code_spans(text):
+        if is_code:
+            out = out + Styled.of(segment, "code")
+            continue
+        pos = 0
+        for m in _MARKS.finditer(segment):
+            out = out + Styled.of(segment[pos:m.start()])
+            out = out + Styled.of(m.group(), "rule" if m.group().startswith("BND") else m.group())
+            pos = m.end()
+        out = out + Styled.of(segment[pos:])
+    return out
+
+
+def _pad(s: Styled, n: int) -> Styled:
+    return s + Styled.of(" " * max(n - len(s), 0))
+
+
+def _key_values(rows: list[tuple[str, str]], width: int) -> list[Styled]:
+    """``key  value`` rows; a value too long wraps under itself (under its key when the width is small)."""
+    key_w = max(len(k) for k, _ in rows) + 2
+    stacked = width - len(_INDENT) - key_w < 24
+    value_indent = _INDENT * 2 if stacked else _INDENT + " " * key_w
+    out = []
+    for key, value in rows:
+        lines = wrap(message(value), width - len(value_indent))
+        if stacked:
+            out.append(Styled.of(_INDENT) + Styled.of(key, "title"))
+            out += [Styled.of(value_indent) + line for line in lines]
+            continue
+        out.append(Styled.of(_INDENT) + _pad(Styled.of(key, "title"), key_w) + lines[0])
+        out += [Styled.of(value_indent) + line for line in lines[1:]]
+    return out
+
+
+def _columns(headers: tuple[str, ...], rows: list[tuple[str, ...]], width: int, flex: tuple[int, ...],
+             right: tuple[int, ...] = ()) -> list[Styled]:
+    """An aligned table; when it is too wide, cells of the *flex* columns (in that order) are shortened in the middle."""
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+    for floor in (8, 3):
+        for col in flex:
+            over = len(_INDENT) + sum(widths) + 2 * (len(widths) - 1) - width
+            if over > 0:
+                widths[col] = max(widths[col] - over, min(widths[col], floor))
+
+    def line(cells, style=None):
+        parts = []
+        for i, (cell, w) in enumerate(zip(cells, widths)):
+            s = shorten(Styled.of(cell, style), w)
+            parts.append(Styled.of(" " * (w - len(s))) + s if i in right else _pad(s, w))
+        return _rstrip(Styled.of(_INDENT) + join(parts, "  "))
+
+    return [line(headers, "dim")] + [line(r) for r in rows]
+
+
+def _rstrip(s: Styled) -> Styled:
+    return s[:len(s.text.rstrip())]
+
+
+def fanout_line(f: FanOut) -> str:
+    """A fan-out site for the terminal: what matters first, as a cut line loses its end.
+
+    ``L25 asyncio.gather UNBOUNDED over request.uris -> hydrate [BND101]``; a bounded site reads as
+    in the other formats (``cells.fanout_text``).
+    """
+    if f.bounded:
+        return fanout_text(f)
+    text = f"L{f.line} {f.api} UNBOUNDED"
+    source = f.source
+    if f.request_field and f.request_field != source:
+        # The analysis cuts long sources with "..."; the request field is then the clearer name.
+        source = f.request_field if not source or source.endswith("...") else f"{source} (from {f.request_field})"
+    if source:
+        text += f" over {source}"
+    if f.target:
+        text += f" -> {f.target}"
+    if f.via:
+        text += f" (in {f.via})"
+    return text + (f" [{f.code}]" if f.code else "")
+
+
+def _items(h: Handler) -> list[tuple[int, str, str]]:
+    """``(priority, label, text)`` of a handler's map entries in display order; 0 is the most important."""
+    items = [(0 if not f.bounded else 3, "fan-out", fanout_line(f)) for f in h.fanouts]
+    items += [(1 if f.limit is None else 4, "field", field_text(f)) for f in h.fields]
+    items += [(2, "site", site_text(s)) for s in h.sites]
+    return items
+
+
+def _title(h: Handler, width: int) -> list[Styled]:
+    """``name  route  path:line`` in one line of *width*, else two, shortening the longest parts."""
+    name = Styled.of(h.name, "title")
+    route = Styled.of(route_text(h))
+    where = Styled.of(f"{h.path}:{h.line}", "dim")
+    one = join([name, route, where], "  ")
+    if len(one) <= width:
+        return [one]
+    if len(join([name, route], "  ")) <= width:
+        return [join([name, route], "  "), shorten(where, width)]
+    # The name alone on the first line; route and place share the second, the longer one shortened.
+    route_w = max(min(len(route), (width - 2) // 2), width - 2 - len(where))
+    route = shorten(route, route_w)
+    return [shorten(name, width), join([route, shorten(where, width - 2 - len(route))], "  ")]
+
+
+def handler_lines(h: Handler, width: int) -> list[Styled]:
+    """The block of one handler: at most HANDLER_LINES lines of at most *width* columns."""
+    risk = Styled.of(f"{h.risk.upper():<6}", h.risk) + Styled.of("  ")
+    out = [risk + line if i == 0 else Styled.of(" " * len(risk)) + line
+           for i, line in enumerate(_title(h, width - len(risk)))]
+    budget = HANDLER_LINES - len(out)
+    items = _items(h)
+    keep = set(range(len(items)))
+    if len(items) > budget:
+        keep = set(sorted(keep, key=lambda i: (items[i][0], i))[:budget - 1])
+    shown = [it for i, it in enumerate(items) if i in keep]
+    hidden = [it for i, it in enumerate(items) if i not in keep]
+    text_w = width - len(_INDENT) - _LABEL
+    spare = budget - len(shown) - bool(hidden)
+    last_label = None
+    for _, label, text in shown:
+        lines = wrap(message(text), text_w)
+        if len(lines) - 1 > spare:
+            lines = fit(message(text), text_w, 1 + spare)
+        spare -= len(lines) - 1
+        head = _pad(Styled.of(label if label != last_label else "", "label"), _LABEL)
+        last_label = label
+        out.append(Styled.of(_INDENT) + head + lines[0])
+        out += [Styled.of(_INDENT + " " * _LABEL) + line for line in lines[1:]]
+    if hidden:
+        counts = [f"{n} {label}{'s' if n != 1 else ''}" for label in ("fan-out", "field", "site")
+                  if (n := sum(1 for it in hidden if it[1] == label))]
+        note = f"+ {len(hidden)} more: {', '.join(counts)}; --format html lists all"
+        out.append(Styled.of(_INDENT + " " * _LABEL) + fit(Styled.of(note, "dim"), text_w, 1)[0])
+    return out
+
+
+def report_lines(report: AuditReport, top: int | None, width: int) -> list[Styled]:
+    """The whole report as styled lines of at most *width* columns."""
+    from boundlint import __version__
+
     s = report.summary
-    return [
-        ("files", f"{s.files:,}"),
-        ("lines", f"{s.lines:,}"),
-        ("time", f"{s.seconds:.1f} s"),
+    head = f"boundlint audit (boundlint {__version__}"
+    head += f", {report.created.replace('T', ' ').replace('Z', ' UTC')})" if report.created else ")"
+    out = wrap(Styled.of(head, "title"), width)
+    rows = [("paths", ", ".join(report.paths))] if report.paths else []
+    rows += [
+        ("files", f"{s.files:,}"), ("lines", f"{s.lines:,}"), ("time", f"{s.seconds:.1f} s"),
         ("findings", f"{s.findings:,}"),
         ("handlers", f"{s.handlers:,} ({', '.join(f'{k} {v}' for k, v in s.handlers_by_framework.items()) or 'none'})"),
         ("handlers with unbounded fan-out", f"{s.unbounded_handlers:,}"),
     ]
-
-
-def _map_rows(report: AuditReport, top: int | None) -> tuple[list[tuple[str, ...]], int]:
-    handlers = report.handlers if not top else report.handlers[:top]
-    rows = []
-    for h in handlers:
-        rows.append((
-            h.risk,
-            handler_title(h),
-            route_text(h),
-            "\n".join(fanout_text(f) for f in h.fanouts) or "-",
-            "\n".join(field_text(f) for f in h.fields) or "-",
-            "\n".join(site_text(s) for s in h.sites) or "-",
-        ))
-    return rows, len(report.handlers) - len(handlers)
-
-
-MAP_COLUMNS = ("risk", "handler", "route", "fan-out sites", "request fields", "log-storm / churn sites")
-
-
-def render_terminal(report: AuditReport, top: int | None = None, color: bool = False) -> str:
-    """The report as terminal tables; *top* limits the endpoint map (None or 0: all)."""
-    try:
-        import rich  # noqa: F401
-    except ImportError:
-        return render_plain(report, top)
-    return _render_rich(report, top, color)
-
-
-def _render_rich(report: AuditReport, top: int | None, color: bool) -> str:
-    from rich import box
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
-    buf = io.StringIO()
-    console = Console(file=buf, force_terminal=color, no_color=not color, width=200 if not color else None,
-                      highlight=False, soft_wrap=False)
-    summary = Table(title="boundlint audit", box=box.SIMPLE_HEAVY, show_header=False)
-    summary.add_column(style="bold")
-    summary.add_column()
-    for key, value in _summary_rows(report):
-        summary.add_row(key, value)
-    console.print(summary)
-    s = report.summary
+    out += _key_values(rows, width)
     if s.by_code:
-        codes = Table(title="Findings per code", box=box.SIMPLE)
-        for col, justify in (("family", "left"), ("code", "left"), ("rule", "left"), ("count", "right")):
-            codes.add_column(col, justify=justify)
-        for code, n in s.by_code.items():
-            codes.add_row(FAMILIES.get(code[:4], ""), code, report.rule_names.get(code, ""), f"{n:,}")
-        console.print(codes)
-        tops = Table(title="Top files and folders by findings", box=box.SIMPLE)
-        tops.add_column("file")
-        tops.add_column("n", justify="right")
-        tops.add_column("folder")
-        tops.add_column("n", justify="right")
-        for i in range(max(len(s.top_files), len(s.top_folders))):
-            f = s.top_files[i] if i < len(s.top_files) else ("", "")
-            d = s.top_folders[i] if i < len(s.top_folders) else ("", "")
-            tops.add_row(f[0], str(f[1]), d[0], str(d[1]))
-        console.print(tops)
-    rows, hidden = _map_rows(report, top)
-    table = Table(title="Endpoint exposure map (riskiest first)", box=box.SIMPLE_HEAVY, show_lines=True)
-    for col in MAP_COLUMNS:
-        table.add_column(col, overflow="fold")
-    styles = {"high": "bold red", "medium": "yellow", "low": "green"}
-    for row in rows:
-        table.add_row(Text(row[0], style=styles.get(row[0], "")), *row[1:])
-    if rows:
-        console.print(table)
-    else:
-        console.print("No request handlers recognised.")
+        out += [Styled.of(""), Styled.of("Findings per code", "title")]
+        out += _columns(("family", "code", "rule", "count"),
+                        [(FAMILIES.get(c[:4], ""), c, report.rule_names.get(c, ""), f"{n:,}") for c, n in s.by_code.items()],
+                        width, flex=(2, 0), right=(3,))
+        out += [Styled.of(""), Styled.of("Top files by findings", "title")]
+        out += _columns(("file", "count"), [(p, f"{n:,}") for p, n in s.top_files], width, flex=(0,), right=(1,))
+        out += [Styled.of(""), Styled.of("Top folders by findings", "title")]
+        out += _columns(("folder", "count"), [(p, f"{n:,}") for p, n in s.top_folders], width, flex=(0,), right=(1,))
+    out += [Styled.of(""), Styled.of("Endpoint exposure map (riskiest first)", "title")]
+    handlers = report.handlers if not top else report.handlers[:top]
+    for h in handlers:
+        out.append(Styled.of(""))
+        out += handler_lines(h, width)
+    if not handlers:
+        out.append(Styled.of("No request handlers recognised."))
+    hidden = len(report.handlers) - len(handlers)
     if hidden:
-        console.print(f"... {hidden} more handler{'s' if hidden != 1 else ''} (--top 0 shows all)")
-    return buf.getvalue()
-
-
-def _table(headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
-    """A plain-text table; multi-line cells become several lines."""
-    widths = [len(h) for h in headers]
-    for row in rows:
-        for i, cell in enumerate(row):
-            widths[i] = max(widths[i], *(len(part) for part in str(cell).split("\n")))
-    out = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip(),
-           "  ".join("-" * w for w in widths)]
-    for row in rows:
-        cells = [str(c).split("\n") for c in row]
-        for k in range(max(len(c) for c in cells)):
-            out.append("  ".join((c[k] if k < len(c) else "").ljust(w) for c, w in zip(cells, widths)).rstrip())
+        out += [Styled.of(""), Styled.of(f"... {hidden} more handler{'s' if hidden != 1 else ''} (--top 0 shows all)")]
     return out
 
 
-def render_plain(report: AuditReport, top: int | None = None) -> str:
-    """The terminal report without ``rich``: aligned plain-text tables."""
-    lines = ["boundlint audit", ""]
-    lines += _table(("", ""), _summary_rows(report))
-    s = report.summary
-    if s.by_code:
-        lines += ["", "Findings per code"]
-        lines += _table(("family", "code", "rule", "count"),
-                        [(FAMILIES.get(c[:4], ""), c, report.rule_names.get(c, ""), str(n)) for c, n in s.by_code.items()])
-        lines += ["", "Top files by findings"] + _table(("file", "count"), [(p, str(n)) for p, n in s.top_files])
-        lines += ["", "Top folders by findings"] + _table(("folder", "count"), [(p, str(n)) for p, n in s.top_folders])
-    rows, hidden = _map_rows(report, top)
-    lines += ["", "Endpoint exposure map (riskiest first)"]
-    if rows:
-        for row in rows:
-            lines += ["", f"[{row[0]}] {row[1]}  {row[2]}"]
-            for title, cell in zip(MAP_COLUMNS[3:], row[3:]):
-                lines.append(f"  {title}:")
-                lines += [f"    {part}" for part in cell.split("\n")]
-    else:
-        lines.append("No request handlers recognised.")
-    if hidden:
-        lines += ["", f"... {hidden} more handler{'s' if hidden != 1 else ''} (--top 0 shows all)"]
-    return "\n".join(lines) + "\n"
+def render_plain(report: AuditReport, top: int | None = None, width: int | None = None) -> str:
+    """The terminal report without colour, *width* columns wide (None: see ``terminal_width``)."""
+    return "".join(line.text + "\n" for line in report_lines(report, top, terminal_width(width)))
+
+
+def print_report(report: AuditReport, console, top: int | None = None) -> None:
+    """Print the report on a ``rich.console.Console``, laid out for its width, with colour when it has any."""
+    from rich.text import Text
+
+    for line in report_lines(report, top, terminal_width(console.width)):
+        text = Text(no_wrap=True, overflow="ignore", end="\n")
+        for part, style in line.runs():
+            text.append(part, STYLES.get(style, "") if style else "")
+        console.print(text, soft_wrap=True)
+
+
+def render_terminal(report: AuditReport, top: int | None = None, color: bool = False, width: int | None = None) -> str:
+    """The report for a terminal; *top* limits the endpoint map (None or 0: all), *width* as in ``terminal_width``.
+
+    Without *color* (or without ``rich``) the text is plain.
+    """
+    if not color:
+        return render_plain(report, top, width)
+    try:
+        from rich.console import Console
+    except ImportError:
+        return render_plain(report, top, width)
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=True, width=terminal_width(width), highlight=False,
+                      markup=False, emoji=False, soft_wrap=True)
+    print_report(report, console, top)
+    return buf.getvalue()
