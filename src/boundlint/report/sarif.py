@@ -24,6 +24,11 @@ PROJECT_URI = "https://github.com/boundlint/boundlint"
 RULE_DOC_URI = PROJECT_URI + "/blob/main/docs/rules/{code}.md"
 
 
+def rule_doc_uri(code: str) -> str:
+    """The URL of rule *code*'s page (``docs/rules/CODE.md``); SARIF and the language server link it."""
+    return RULE_DOC_URI.format(code=code)
+
+
 def _level(code: str) -> str:
     # BND0xx say a file went unchecked: an error of the run, not a hazard in the code.
     return "error" if code.startswith("BND0") else "warning"
@@ -57,7 +62,7 @@ def rule_descriptor(cls: type) -> dict[str, object]:
         "shortDescription": {"text": short},
         "fullDescription": {"text": _first_paragraph(doc, "## Why is this bad?") or short},
         "help": {"text": cls.hint[0].upper() + cls.hint[1:] + ".", "markdown": doc},
-        "helpUri": RULE_DOC_URI.format(code=cls.code),
+        "helpUri": rule_doc_uri(cls.code),
         "defaultConfiguration": {"level": _level(cls.code)},
         "properties": {"tags": ["boundlint", cls.family(), cls.name]},
     }
