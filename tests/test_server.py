@@ -140,3 +140,28 @@ def test_noqa_edit(line, edit):
 
 def test_lines_ending_inside_a_string_get_no_comment():
     assert string_continued_lines('x = f("""a\nb""", ids)\ny = (1,\n     2)\n') == {1}
+
+
+def test_readme_editor_settings_start_this_server():
+    import json
+    import re
+    from pathlib import Path
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # boundlint depends on tomli there
+        import tomli as tomllib
+
+    from boundlint.cli import build_parser
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Editors\n", 1)[1].split("\n## ", 1)[0]
+    vscode = json.loads(re.search(r"```json\n(.*?)```", section, re.S).group(1))
+    assert [vscode["glspc.server.command"], *vscode["glspc.server.commandArguments"]] == ["boundlint", "server"]
+    helix = tomllib.loads(re.search(r"```toml\n(.*?)```", section, re.S).group(1))
+    server = helix["language-server"]["boundlint"]
+    assert [server["command"], *server["args"]] == ["boundlint", "server"]
+    assert "boundlint" in helix["language"][0]["language-servers"]
+    assert 'cmd = { "boundlint", "server" }' in re.search(r"```lua\n(.*?)```", section, re.S).group(1)
+    assert "pip install" not in section and "```sh" not in section  # no set-up commands
+    assert build_parser().parse_args(["server", "--stdio"]).command == "server"
