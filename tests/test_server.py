@@ -165,3 +165,20 @@ def test_readme_editor_settings_start_this_server():
     assert 'cmd = { "boundlint", "server" }' in re.search(r"```lua\n(.*?)```", section, re.S).group(1)
     assert "pip install" not in section and "```sh" not in section  # no set-up commands
     assert build_parser().parse_args(["server", "--stdio"]).command == "server"
+
+
+@pytest.mark.parametrize("encoding, character", [
+    (types.PositionEncodingKind.Utf16, 21),  # "😀" is two UTF-16 units
+    (types.PositionEncodingKind.Utf8, 24),   # "é" two bytes, "😀" four
+    (types.PositionEncodingKind.Utf32, 20),  # code points, as the finding counts
+])
+def test_position_in_the_negotiated_encoding(encoding, character):
+    from pygls.workspace.position_codec import PositionCodec
+
+    from boundlint.server import split_lines, to_position
+
+    lines = split_lines('import asyncio\r\n\x0c\n    s = "é😀"; await asyncio.gather(*(g(i) for i in ids))\n')
+    assert len(lines) == 4  # a form feed does not end a line in LSP; "\r\n" does
+    codec = PositionCodec(encoding)
+    assert to_position(lines, 3, 21, codec) == types.Position(line=2, character=character)
+    assert to_position(lines, 9, 1, codec) == types.Position(line=3, character=0)  # past the end: clamped
