@@ -117,11 +117,14 @@ async def test_config_of_the_nearest_pyproject(client: LanguageClient, tmp_path)
     assert "unknown key 'selekt' in [tool.boundlint]; did you mean 'select'?" in broken.message
 
 
-def test_server_without_pygls_says_what_to_install(monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "pygls", None)  # import pygls now raises ImportError
+@pytest.mark.parametrize("hidden", ["pygls", "pygls.lsp.server", "lsprotocol"])  # the second: pygls 1.x
+def test_server_without_pygls_says_what_to_install(monkeypatch, capsys, hidden):
+    monkeypatch.delitem(sys.modules, "boundlint.server", raising=False)
+    for name in [hidden] + [m for m in sys.modules if m.startswith(hidden + ".")]:
+        monkeypatch.setitem(sys.modules, name, None)  # importing it now raises ImportError
     assert main(["server"]) == 2
-    assert capsys.readouterr().err == (
-        "boundlint: error: the language server needs pygls; install it with: pip install 'boundlint[lsp]'\n")
+    assert capsys.readouterr().err == ("boundlint: error: the language server needs pygls 2 or newer; "
+                                       "install it with: pip install 'boundlint[lsp]'\n")
 
 
 @pytest.mark.parametrize("line, edit", [

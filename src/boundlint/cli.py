@@ -299,12 +299,11 @@ def _rule(args) -> int:
 def _server() -> int:
     """``boundlint server``: the language server on stdin/stdout until the client ends it."""
     try:
-        import lsprotocol  # noqa: F401
-        import pygls  # noqa: F401
-    except ImportError:
-        raise UsageError("the language server needs pygls; install it with: pip install 'boundlint[lsp]'") from None
-    from boundlint.server import serve
-
+        from boundlint.server import serve
+    except ImportError as exc:  # pygls missing, or pygls 1.x (no pygls.lsp.server)
+        if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        raise UsageError("the language server needs pygls 2 or newer; install it with: pip install 'boundlint[lsp]'") from None
     serve()
     return EXIT_CLEAN
 
