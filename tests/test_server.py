@@ -28,9 +28,9 @@ async def client(lsp_client: LanguageClient, tmp_path):
     await lsp_client.shutdown_session()
 
 
-async def open_doc(client: LanguageClient, uri: str, text: str) -> list[types.Diagnostic]:
+async def open_doc(client: LanguageClient, uri: str, text: str, language: str = "python") -> list[types.Diagnostic]:
     client.text_document_did_open(types.DidOpenTextDocumentParams(
-        text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
+        text_document=types.TextDocumentItem(uri=uri, language_id=language, version=1, text=text)))
     await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     return list(client.diagnostics[uri])
 
@@ -109,6 +109,8 @@ async def test_config_of_the_nearest_pyproject(client: LanguageClient, tmp_path)
     (tmp_path / "svc" / "pyproject.toml").write_text('[tool.boundlint]\nselect = ["BND3"]\n', encoding="utf-8")
     assert await open_doc(client, (tmp_path / "svc" / "h.py").as_uri(), HAZARD) == []
     assert [d.code for d in await open_doc(client, (tmp_path / "other.py").as_uri(), HAZARD)] == ["BND101"]
+    assert await open_doc(client, (tmp_path / "notes.md").as_uri(), HAZARD, "markdown") == []
+    assert len(await open_doc(client, (tmp_path / "stub.pyi").as_uri(), HAZARD, "plaintext")) == 1
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "pyproject.toml").write_text('[tool.boundlint]\nselekt = ["BND1"]\n', encoding="utf-8")
     [broken] = await open_doc(client, (tmp_path / "bad" / "h.py").as_uri(), HAZARD)

@@ -115,7 +115,8 @@ class BoundlintServer(LanguageServer):
         doc = self.workspace.get_text_document(uri)
         text = doc.source
         try:
-            findings = lint(text, doc.path)
+            # A client that sends every file type gets no Python findings in its Markdown.
+            findings = lint(text, doc.path) if _is_python(doc) else []
         except Exception as exc:  # a bug in boundlint: say so in the log, keep serving
             self.window_log_message(types.LogMessageParams(
                 type=types.MessageType.Error, message=f"boundlint: internal error: {type(exc).__name__}: {exc}"))
@@ -124,6 +125,12 @@ class BoundlintServer(LanguageServer):
         diagnostics = [to_diagnostic(f, lines, doc.position_codec) for f in findings]
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diagnostics))
+
+
+def _is_python(doc) -> bool:
+    from boundlint.files import SUFFIXES
+
+    return doc.language_id in (None, "", "python") or doc.path.endswith(SUFFIXES)
 
 
 def build_server() -> BoundlintServer:
