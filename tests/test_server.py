@@ -43,10 +43,10 @@ async def change_doc(client: LanguageClient, uri: str, version: int, text: str) 
     return list(client.diagnostics[uri])
 
 
-async def quick_fixes(client: LanguageClient, uri: str, diagnostics) -> list[types.CodeAction]:
-    return await client.text_document_code_action_async(types.CodeActionParams(
+async def quick_fixes(client: LanguageClient, uri: str, diagnostics, only=None) -> list[types.CodeAction]:
+    return list(await client.text_document_code_action_async(types.CodeActionParams(
         text_document=types.TextDocumentIdentifier(uri=uri),
-        range=diagnostics[0].range, context=types.CodeActionContext(diagnostics=list(diagnostics))))
+        range=diagnostics[0].range, context=types.CodeActionContext(diagnostics=list(diagnostics), only=only))) or ())
 
 
 def apply(text: str, edit: types.TextEdit) -> str:
@@ -73,6 +73,8 @@ async def test_open_change_save_and_quick_fix(client: LanguageClient, tmp_path):
 
     [action] = await quick_fixes(client, uri, [diagnostic])
     assert action.kind == types.CodeActionKind.QuickFix and action.title == "Add `# noqa: BND101`"
+    assert await quick_fixes(client, uri, [diagnostic], only=[types.CodeActionKind.QuickFix]) == [action]
+    assert await quick_fixes(client, uri, [diagnostic], only=[types.CodeActionKind.SourceFixAll]) == []
     [edit] = action.edit.changes[uri]
     fixed = apply(HAZARD, edit)
     assert fixed.splitlines()[3] == "    await asyncio.gather(*(g(i) for i in ids))  # noqa: BND101"

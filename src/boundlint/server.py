@@ -167,8 +167,10 @@ def noqa_actions(ls: LanguageServer, params: types.CodeActionParams) -> list[typ
     """One quick fix per boundlint diagnostic in the request: add its code to the line's ``# noqa``."""
     from boundlint.noqa import noqa_edit, string_continued_lines
 
-    only = params.context.only
-    if only and not any(str(kind).startswith(types.CodeActionKind.QuickFix.value) for kind in only):
+    ours = types.CodeActionKind.QuickFix.value
+    # A requested kind covers its sub-kinds ("quickfix" covers "quickfix.x"), not its parents.
+    wanted = [getattr(kind, "value", kind) for kind in params.context.only or ()]
+    if wanted and not any(ours == kind or ours.startswith(kind + ".") for kind in wanted):
         return []
     uri = params.text_document.uri
     doc = ls.workspace.get_text_document(uri)
