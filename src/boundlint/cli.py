@@ -44,7 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     check = sub.add_parser("check", help="check files and report findings")
-    check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+    check.add_argument("paths", nargs="*", metavar="PATH", help="files and directories (default: .); - reads standard input")
+    check.add_argument("--stdin-filename", dest="stdin_filename", metavar="PATH",
+                       help="the file standard input stands for: its config, per-file ignores and reported path")
     check.add_argument("--config", metavar="FILE", help="read [tool.boundlint] from FILE instead of the nearest pyproject.toml")
     check.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     check.add_argument("--select", type=_codes, help="codes or prefixes to report (e.g. BND1,BND201)")
@@ -71,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--cache-dir", dest="cache_dir", default=None,
                        help="where results are cached (default: $BOUNDLINT_CACHE_DIR or ./.boundlint_cache)")
 
+    server = sub.add_parser("server", help="run the language server (LSP) over stdio for editors")
+    server.add_argument("--stdio", action="store_true", help="accepted for clients that pass it; stdio is the only transport")
+
     rule = sub.add_parser("rule", help="print a rule's documentation")
     rule.add_argument("code", nargs="?")
     rule.add_argument("--all", action="store_true", help="list every rule")
@@ -89,6 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check(args)
         if args.command == "rule":
             return _rule(args)
+        if args.command == "server":
+            return _server()
         if args.command == "audit":
             return _audit(args)
         build_parser().print_help()
@@ -116,8 +123,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
 
 
-def _settings(args):
-    """``(Settings, root)``: the config file's settings with the command-line flags applied."""
+def _settings(args, paths: Sequence[str] | None = None):
+    """``(Settings, root)``: the config file's settings with the command-line flags applied.
+
+    The config is the one nearest the first of *paths* (default: ``args.paths``).
+    """
     from boundlint.config import ConfigError, check_code, load_config, merge_cli
 
     for flag in ("select", "ignore", "extend_select", "extend_ignore"):
@@ -127,7 +137,7 @@ def _settings(args):
             except ConfigError as exc:
                 raise UsageError(str(exc)) from None
     try:
-        config = load_config(args.paths, args.config, args.isolated)
+        config = load_config(args.paths if paths is None else paths, args.config, args.isolated)
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
     if args.verbose:
@@ -152,7 +162,8 @@ def _check(args) -> int:
     from boundlint.engine import check_paths
     from boundlint.files import PathError
 
-    settings, root = _settings(args)
+    stdin = _stdin_path(args)
+    settings, root = _settings(args, None if stdin is None else [stdin])
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     if args.timeout is not None:
@@ -161,18 +172,28 @@ def _check(args) -> int:
         import dataclasses
 
         settings = dataclasses.replace(settings, timeout=args.timeout)
-    try:
-        results = check_paths(args.paths, settings, jobs=args.jobs, root=root, cache=_cache(args, settings))
-    except PathError as exc:
-        raise UsageError(str(exc)) from None
+    stdin_sources: dict[str, list[str]] = {}
+    if stdin is not None:
+        from boundlint.document import DocumentError, check_stdin
+
+        try:
+            results, stdin_sources = check_stdin(stdin, settings, root, _cache(args, settings))
+        except DocumentError as exc:
+            raise UsageError(str(exc)) from None
+    else:
+        try:
+            results = check_paths(args.paths, settings, jobs=args.jobs, root=root, cache=_cache(args, settings))
+        except PathError as exc:
+            raise UsageError(str(exc)) from None
     findings = [f for r in results for f in r.findings]
     if settings.per_file_ignores:
         from boundlint.config import PerFileIgnores
 
         pfi = PerFileIgnores(settings.per_file_ignores, root)
         findings = [f for f in findings if not pfi.ignored(f.path, f.code)]
-    sources = _sources({f.path for f in findings}) if findings and (
-        args.show_source or args.baseline or args.write_baseline or args.format == "sarif") else {}
+    sources = {}
+    if findings and (args.show_source or args.baseline or args.write_baseline or args.format == "sarif"):
+        sources = stdin_sources or _sources({f.path for f in findings})
     if args.write_baseline:
         from boundlint.baseline import BaselineError, write_baseline
 
@@ -206,6 +227,21 @@ def _check(args) -> int:
     if findings and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _stdin_path(args) -> str | None:
+    """The path standard input stands for (``-`` when unnamed), or None when files are checked."""
+    if not args.paths:
+        args.paths = ["-"] if args.stdin_filename is not None else ["."]
+    if "-" not in args.paths:
+        if args.stdin_filename is not None:
+            raise UsageError("--stdin-filename names the source read from standard input; give - as the path")
+        return None
+    if len(args.paths) > 1:
+        raise UsageError("- (standard input) cannot be combined with other paths")
+    if args.stdin_filename is not None and not args.stdin_filename.strip():
+        raise UsageError("--stdin-filename: expected a path, got nothing")
+    return args.stdin_filename or "-"
 
 
 def _render(args, findings, results, settings, sources, hidden: int) -> str:
@@ -257,6 +293,18 @@ def _rule(args) -> int:
     if cls is None:
         raise UsageError(f"unknown rule {args.code!r}; `boundlint rule --all` lists them")
     sys.stdout.write(cls.doc())
+    return EXIT_CLEAN
+
+
+def _server() -> int:
+    """``boundlint server``: the language server on stdin/stdout until the client ends it."""
+    try:
+        from boundlint.server import serve
+    except ImportError as exc:  # pygls missing, or pygls 1.x (no pygls.lsp.server)
+        if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        raise UsageError("the language server needs pygls 2 or newer; install it with: pip install 'boundlint[lsp]'") from None
+    serve()
     return EXIT_CLEAN
 
 

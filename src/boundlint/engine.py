@@ -458,6 +458,16 @@ def check_file(path: str, settings: Settings, rules: Sequence[type] | None = Non
         data = _read(path)
     except OSError as exc:
         return FileResult(path, _filter([_meta_finding("BND001", path, f"cannot read: {exc.strerror or exc}")], "", settings))
+    return check_bytes(data, path, settings, rules, collectors, prefilter)
+
+
+def check_bytes(data: bytes, path: str, settings: Settings, rules: Sequence[type] | None = None,
+                collectors: Sequence = (), prefilter: bool = True) -> FileResult:
+    """Decode *data* (PEP 263) and check it as the file *path*, which need not exist.
+
+    For input that is not read from *path* itself (standard input, an editor
+    buffer); undecodable bytes become BND001.  Raises nothing for bad input.
+    """
     try:
         text = decode_source(data)
     except DecodeError as exc:

@@ -97,6 +97,18 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
     return sorted(found)
 
 
+def excluded(path: str, exclude: Iterable[str], root: str) -> bool:
+    """True when the file *path* (which need not exist) matches *exclude* relative to the directory *root*.
+
+    The same test ``discover`` applies to a file named explicitly, for input
+    that names a file without being read from it (standard input, an editor
+    buffer).  A path outside *root* is never excluded.
+    """
+    spec = _spec(exclude)
+    rel = _under(os.path.abspath(root), path)
+    return spec is not None and rel is not None and bool(spec.match_file(rel))
+
+
 def _under(base: str, path: str) -> str | None:
     """*path* relative to the absolute directory *base* (posix separators), or None when outside it."""
     rel = os.path.relpath(os.path.abspath(path), base)

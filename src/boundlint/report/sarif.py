@@ -27,7 +27,7 @@ RULE_DOC_URI = PROJECT_URI + "/blob/main/docs/rules/{code}.md"
 
 
 def rule_doc_uri(code: str) -> str:
-    """The URL of the rule page of *code* (``BND101`` -> ``.../docs/rules/BND101.md``), SARIF's ``helpUri``."""
+    """The URL of rule *code*'s page (``docs/rules/CODE.md``): SARIF's ``helpUri``, the HTML audit and the language server link it."""
     return RULE_DOC_URI.format(code=code)
 
 
