@@ -99,7 +99,17 @@ COMMENTS = [
 ]
 BOTH = {(5, "BND101"), (11, "BND101"), (12, "BND101"), (13, "BND101"), (13, "BND900"), (14, "BND101"),
         (14, "BND900"), (15, "BND101"), (15, "BND900"), (16, "BND900"), (17, "BND101"), (17, "BND900"),
-        (18, "BND101"), (20, "BND900")}
+        (18, "BND101"), (20, "BND900"), (26, "BND101")}
+# A multi-line string or a backslash continuation reads the whole span (lines 22-25), as in flake8;
+# the lines of a bracketed expression stay separate (26-27).
+SPANS = (
+    '    await asyncio.gather(*(fetch(i, """\n'
+    '    """) for i in ids))  # noqa: BND101\n'
+    "    await asyncio.gather(*(fetch(i) for i in ids)) or \\\n"
+    "        None  # noqa: BND101\n"
+    "    await asyncio.gather(*(fetch(i) for i in ids),\n"
+    "                         return_exceptions=True)  # noqa: BND101\n"
+)
 # Where flake8 reads more than was written: BND10l as the prefix BND10, BND-101 as a bare noqa.
 CLI_ONLY = {(20, "BND101"), (21, "BND101"), (21, "BND900")}
 
@@ -107,8 +117,8 @@ CLI_ONLY = {(20, "BND101"), (21, "BND101"), (21, "BND900")}
 @pytest.fixture(scope="module")
 def module(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("noqa")
-    body = "".join(f"{GATHER}  {c}".rstrip() + "\n" for c in COMMENTS)
-    (root / "m.py").write_text(f"import asyncio\n\n\nasync def handler(ids):\n{body}\n\nasync def fetch(i):\n"
+    body = "".join(f"{GATHER}  {c}".rstrip() + "\n" for c in COMMENTS) + SPANS
+    (root / "m.py").write_text(f"import asyncio\n\n\nasync def handler(ids):\n{body}\n\nasync def fetch(i, j=None):\n"
                                "    return i\n", encoding="utf-8")
     return root
 

@@ -19,7 +19,7 @@ from typing import Iterable, Sequence
 
 from boundlint.config import Settings
 from boundlint.finding import Finding
-from boundlint.noqa import suppressed
+from boundlint.noqa import noqa_lines, suppressed
 from boundlint.source import DecodeError, decode_source
 
 RECURSION_LIMIT = 6000
@@ -438,13 +438,13 @@ class _Positions:
 def _filter(findings: list[Finding], text: str, settings: Settings, apply_noqa: bool = True) -> list[Finding]:
     if not findings:
         return []
-    lines = text.splitlines()
+    lines = noqa_lines(text) if apply_noqa and "noqa" in text.lower() else []
     kept = []
     for f in findings:
         if not settings.enabled(f.code):
             continue
         line_text = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
-        if apply_noqa and suppressed(line_text, f.code):
+        if line_text and suppressed(line_text, f.code):
             continue
         kept.append(f)
     return sorted(kept)

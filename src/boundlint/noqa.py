@@ -4,7 +4,8 @@ flake8 owns ``# noqa`` when boundlint runs as its plugin, so ``boundlint
 check`` reads the same grammar: the first ``# noqa`` on the line (one
 space, any case), optionally ``:`` and codes separated by commas and/or
 spaces; a listed code suppresses itself and every code it is a prefix of,
-compared case-sensitively.  ``#noqa`` (no space) is no suppression.
+compared case-sensitively.  ``#noqa`` (no space) is no suppression.  A
+multi-line string or backslash continuation shares one ``# noqa`` (``noqa_lines``).
 
 Two readings of flake8's hide more than the user wrote, and boundlint does
 not follow them: a code cut short by a letter (``# noqa: BND10l`` is
@@ -68,6 +69,37 @@ def suppressed(line_text: str, code: str) -> bool:
             and not codes.endswith(","):
         listed.pop()  # "BND10l": flake8 stops at the letter and reads BND10
     return any(code.startswith(c) for c in listed)
+
+
+def noqa_lines(text: str) -> list[str]:
+    """The text searched for the ``# noqa`` of each line of *text*: item 0 is line 1's.
+
+    As in flake8, a line inside a multi-line token (a triple-quoted string)
+    or a backslash continuation reads the whole span of lines, so a
+    ``# noqa`` at its end covers its first line; lines inside brackets stay
+    separate.  When *text* cannot be tokenized, each line reads itself.
+    """
+    import io
+    import tokenize
+
+    lines = text.splitlines(keepends=True)
+    out = [line.rstrip("\r\n") for line in lines]
+    first = None
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
+                continue
+            if first is None:
+                first = tok.start[0]
+            if tok.type in (tokenize.NL, tokenize.NEWLINE):
+                last = tok.end[0]
+                if last > first:
+                    span = "".join(lines[first - 1:last])
+                    out[first - 1:last] = [span] * (last - first + 1)
+                first = None
+    except (tokenize.TokenError, SyntaxError):
+        return [line.rstrip("\r\n") for line in lines]
+    return out
 
 
 def malformed(comment: str) -> Iterator[Malformed]:
