@@ -135,7 +135,7 @@ def suggest(word: str) -> str | None:
     if fixed in known:
         return fixed
     full = [p for p in known if len(p) == 6]
-    # Only a code of the same family and hundred: BND1001 suggests BND101; BND9999 nothing.
+    # Only a code sharing the family and the next digit: BND1001 suggests BND101; BND9999 nothing.
     shared = max((len(os.path.commonprefix([fixed, p])) for p in full), default=0)
     if shared < 5:
         return None
