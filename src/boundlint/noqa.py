@@ -52,7 +52,7 @@ def suppressed(line_text: str, code: str) -> bool:
 
     A bare ``# noqa`` covers every code; a list covers its codes and the
     codes they are prefixes of (``# noqa: BND1`` covers BND101).  A code cut
-    short by a following letter, digit, ``_`` or ``-`` covers nothing, and a
+    short by a following letter, ``_`` or ``-`` covers nothing, and a
     code list with a malformed BND code is never read as a bare ``# noqa``.
     """
     if "noqa" not in line_text.lower():
