@@ -171,16 +171,22 @@ def test_an_ignored_directory_named_explicitly_is_checked(project, capsys):
     assert check(capsys, "-q", "pkg")[0] == 1
 
 
-# -- opt-in noqa check -----------------------------------------------------------------------
+# -- malformed noqa ----------------------------------------------------------------------------
 
-def test_noqa_check_is_opt_in(project, capsys):
+def test_malformed_noqa_is_reported_by_default(project, capsys):
     (project / "pkg" / "handler.py").write_text(HAZARD.replace(
-        "for i in ids))", "for i in ids))  # noqa: BND1001"), encoding="utf-8")
-    assert check(capsys, "-q", "pkg")[0] == 1  # BND1001 is no code: BND101 still fires
-    _, out, _ = check(capsys, "-q", "--format", "json", "pkg")
-    assert [f["code"] for f in json.loads(out)] == ["BND101"]
-    _, out, _ = check(capsys, "-q", "--format", "json", "--extend-select", "BND900", "pkg")
-    assert [(f["code"], f["line"], f["column"]) for f in json.loads(out)] == [("BND101", 5, 11), ("BND900", 5, 61)]
+        "for i in ids))", "for i in ids))  # noqa: BND1O1"), encoding="utf-8")
+    status, out, _ = check(capsys, "-q", "pkg")  # BND1O1 (letter O) is no code: BND101 still fires
+    assert status == 1 and out.splitlines() == [
+        f"pkg/handler.py:5:11: BND101 {MESSAGE}",
+        "    help: acquire an asyncio.Semaphore inside each coroutine, or gather fixed-size batches",
+        "pkg/handler.py:5:61: BND900 `# noqa` names `BND1O1`, which is no boundlint code or prefix; "
+        "did you mean `BND101`?",
+        "    help: write the exact code (`boundlint rule --all` lists them): boundlint reads a malformed code as "
+        "nothing, flake8 may read it as a shorter prefix or a bare `# noqa`",
+    ]
+    _, out, _ = check(capsys, "-q", "--format", "json", "--extend-ignore", "BND900", "pkg")
+    assert [(f["code"], f["line"], f["column"]) for f in json.loads(out)] == [("BND101", 5, 11)]
     _, out, _ = check(capsys, "-q", "--format", "json", "--select", "BND9", "pkg")
     assert [f["code"] for f in json.loads(out)] == ["BND900"]
 

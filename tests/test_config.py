@@ -31,7 +31,15 @@ def test_longest_prefix_decides_and_ignore_wins_ties():
     assert not Settings(select=("BND1",), ignore=("BND1",)).enabled("BND101")
 
 
-def test_opt_in_codes_need_an_explicit_prefix():
+def test_bnd900_is_on_by_default():
+    assert Settings().enabled("BND900") and Settings(select=("BND",)).enabled("BND900")
+    assert not Settings(extend_ignore=("BND9",)).enabled("BND900")
+
+
+def test_opt_in_codes_need_an_explicit_prefix(monkeypatch):
+    import boundlint.config
+
+    monkeypatch.setattr(boundlint.config, "OPT_IN", ("BND9",))  # none are opt-in today; the mechanism stays
     assert not Settings().enabled("BND900")
     assert not Settings(select=("BND",)).enabled("BND900")
     assert Settings(select=("BND900",)).enabled("BND900")
@@ -242,7 +250,7 @@ def test_docs_example_loads(tmp_path):
     example = re.search(r"```toml\n(.*?)```", text, re.S).group(1)
     cfg = write(tmp_path / "pyproject.toml", example)
     s = load_config(config_file=str(cfg)).settings
-    assert s.enabled("BND900") and s.enabled("BND101")
+    assert s.enabled("BND900") and s.enabled("BND101") and not s.enabled("BND303")
 
 
 def test_readme_example_loads(tmp_path):

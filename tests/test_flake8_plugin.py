@@ -1,8 +1,8 @@
 """The flake8 plugin, run through real flake8 in a subprocess: the same findings as ``boundlint check``.
 
 flake8 owns selection and ``# noqa`` in plugin mode; the plugin only reads
-``[tool.boundlint]`` analysis options.  Opt-in BND9xx codes never run under
-flake8, and a file Python cannot parse is flake8's E999, not BND001.
+``[tool.boundlint]`` analysis options.  BND900 (a malformed ``# noqa``) runs
+under flake8 too, and a file Python cannot parse is flake8's E999, not BND001.
 """
 from __future__ import annotations
 
@@ -97,9 +97,11 @@ def test_per_file_ignores(expected):
     assert found == {f for f in findings if not (f[0] == target and f[3].startswith("BND1"))}
 
 
-def test_no_opt_in_codes_under_flake8():
+def test_malformed_noqa_reported_under_flake8():
     _, found = flake8("--select", "BND", "fixtures/bnd900.py")
-    assert not any(f[3].startswith("BND9") for f in found)
+    assert sorted((f[1], f[2], f[3]) for f in found) == [
+        (10, 11, "BND101"), (10, 61, "BND900"), (11, 68, "BND900"), (12, 31, "BND900"), (13, 35, "BND900"),
+        (14, 31, "BND900"), (15, 24, "BND900"), (16, 23, "BND900")]
 
 
 HAZARD = """\

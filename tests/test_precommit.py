@@ -1,13 +1,20 @@
-"""The pre-commit hook, run for real: ``pre-commit try-repo`` against this checkout in a temporary git repository.
+"""The pre-commit hooks, run for real in temporary git repositories.
 
-pre-commit installs hooks from a commit, so the test snapshots the working
-tree (tracked and untracked, minus ignored files) into a temporary repository
-and commits it; in a clean clone (CI) that is exactly HEAD.  The hook's
-environment is built by pip from the configured package index.
+The README's snippet (a ``repo: local`` hook) is taken from README.md itself
+and run with ``pre-commit run``, with this environment's ``boundlint`` on the
+PATH, as a user's virtualenv would have it.
+
+The remote form (``.pre-commit-hooks.yaml``) is run with ``pre-commit
+try-repo`` against this checkout: pre-commit installs hooks from a commit, so
+the test snapshots the working tree (tracked and untracked, minus ignored
+files) into a temporary repository and commits it; in a clean clone (CI) that
+is exactly HEAD.  That hook's environment is built by pip from the configured
+package index.
 """
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -109,3 +116,63 @@ def test_hook_definition():
     assert "- id: boundlint" in text
     assert "entry: boundlint check" in text
     assert "types_or: [python, pyi]" in text
+
+
+def readme_hook_config() -> str:
+    """The one YAML block of the README's pre-commit section, exactly as a user would paste it."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n### pre-commit\n", 1)[1].split("\n### ", 1)[0]
+    blocks = re.findall(r"```yaml\n(.*?)```", section, re.S)
+    assert len(blocks) == 1, "the README's pre-commit section shows one configuration, and this test runs it"
+    return blocks[0]
+
+
+def run_hooks(project: Path, home: Path) -> subprocess.CompletedProcess:
+    # The user's virtualenv, where boundlint is installed, comes first on the PATH.
+    env = dict(os.environ, PRE_COMMIT_HOME=str(home), PRE_COMMIT_COLOR="never",
+               PATH=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]))
+    return subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files"],
+                          cwd=project, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_readme_snippet_works_as_written(tmp_path, pre_commit_home):
+    if shutil.which("boundlint", path=str(Path(sys.executable).parent)) is None:  # pragma: no cover
+        pytest.skip("the boundlint command is not installed beside this Python")
+    project = tmp_path / "project"
+    project.mkdir()
+    git("init", "-q", cwd=project)
+    (project / ".pre-commit-config.yaml").write_text(readme_hook_config(), encoding="utf-8")
+    (project / "handler.py").write_text(BAD, encoding="utf-8")
+    (project / "notes.txt").write_text(BAD, encoding="utf-8")  # not python: the hook never sees it
+    git("add", "-A", cwd=project)
+
+    failed = run_hooks(project, pre_commit_home)
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert re.search(r"^boundlint\.+Failed$", failed.stdout, re.M), failed.stdout
+    assert "handler.py:5:11: BND101" in failed.stdout
+    assert "notes.txt" not in failed.stdout
+
+    # The project's [tool.boundlint] applies to the files pre-commit names.
+    (project / "pyproject.toml").write_text('[tool.boundlint]\nextend-ignore = ["BND101"]\n', encoding="utf-8")
+    git("add", "-A", cwd=project)
+    ignored = run_hooks(project, pre_commit_home)
+    assert ignored.returncode == 0, ignored.stdout + ignored.stderr
+    (project / "pyproject.toml").unlink()
+
+    (project / "handler.py").write_text(FIXED, encoding="utf-8")
+    git("add", "-A", cwd=project)
+    passed = run_hooks(project, pre_commit_home)
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert re.search(r"^boundlint\.+Passed$", passed.stdout, re.M), passed.stdout
+
+
+def test_readme_hook_matches_the_published_hook():
+    """The local hook of the README runs what ``.pre-commit-hooks.yaml`` runs, on the same files."""
+    yaml = pytest.importorskip("yaml")
+    local = yaml.safe_load(readme_hook_config())["repos"][0]
+    assert local["repo"] == "local" and "rev" not in local
+    (hook,) = local["hooks"]
+    (published,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    for key in ("id", "name", "entry", "types_or", "require_serial"):
+        assert hook[key] == published[key], key
+    assert hook["language"] == "system"

@@ -75,7 +75,7 @@ def test_fixtures_validate_with_rule_metadata():
     assert driver["name"] == "boundlint" and driver["version"]
     rules = driver["rules"]
     ids = [r["id"] for r in rules]
-    assert ids == sorted(ids) and "BND101" in ids and "BND900" not in ids  # opt-in rules only when selected
+    assert ids == sorted(ids) and "BND101" in ids and "BND900" in ids  # BND900 is on by default
     for rule in rules:
         assert rule["shortDescription"]["text"] and rule["fullDescription"]["text"]
         assert rule["help"]["text"] and rule["help"]["markdown"].startswith(f"# {rule['id']} ")

@@ -3,8 +3,8 @@
 ``Settings`` is frozen and hashable (its ``fingerprint`` keys caches).
 Selection follows ruff/flake8: ``select`` / ``ignore`` take codes or
 prefixes (``BND1``, ``BND101``, ``BND``); the longest matching prefix wins,
-and on a tie ``ignore`` wins.  Opt-in codes (``BND9xx``) run only when a
-selected prefix names them explicitly (``BND9``, ``BND900``), never through
+and on a tie ``ignore`` wins.  Codes under an ``OPT_IN`` prefix (none
+today) run only when a selected prefix names them explicitly, never through
 the bare ``BND``.
 
 ``load_config`` reads ``[tool.boundlint]`` from the nearest
@@ -24,7 +24,8 @@ from typing import Iterable, Mapping
 
 DEFAULT_SELECT = ("BND",)
 # Codes under these prefixes are off unless a select entry names the prefix itself.
-OPT_IN = ("BND9",)
+# None today: BND900 (malformed noqa) is on by default since a malformed code suppresses nothing.
+OPT_IN: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from typing import Iterable, Sequence
 
 from boundlint.config import Settings
 from boundlint.finding import Finding
-from boundlint.noqa import suppressed
+from boundlint.noqa import noqa_lines, suppressed
 from boundlint.source import DecodeError, decode_source
 
 RECURSION_LIMIT = 6000
@@ -90,8 +90,9 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
         rules = [cls for cls in rules if _may_apply(cls, text, settings)]
         # A collector may say from the text alone that it has nothing to gather.
         collectors = [c for c in collectors if not hasattr(c, "may_apply") or c.may_apply(text, settings)]
-        if not rules and not collectors and _compiles(text):
-            return []  # nothing could report, and the syntax is fine: skip the LibCST parse
+        if not collectors and all(hasattr(cls, "check_text") for cls in rules) and _compiles(text):
+            # Only comment checks (or nothing) could report, and the syntax is fine: skip the LibCST parse.
+            return _filter(_text_findings(rules, text, path), text, settings, apply_noqa)
     nesting = _nesting_error(text)
     if nesting is not None:  # CPython rejects it; LibCST's native parser would crash the process
         return _filter([_meta_finding("BND001", path, *nesting)], text, settings, apply_noqa)
@@ -143,6 +144,13 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
     if errors and sink and not findings:
         findings = _positions_or_nothing(module, sink, path)
     findings += errors
+    findings += _text_findings(rules, text, path)
+    return _filter(findings, text, settings, apply_noqa)
+
+
+def _text_findings(rules: Sequence[type], text: str, path: str) -> list[Finding]:
+    """Findings of the rules with a ``check_text(text, path)`` classmethod (comment checks)."""
+    findings = []
     for cls in rules:
         check_text = getattr(cls, "check_text", None)
         if check_text is None:
@@ -152,7 +160,7 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
                 findings.append(Finding(path, line, column, cls.code, message, line, column, cls.hint))
         except Exception as exc:  # same isolation as a failing traversal hook
             findings.append(_meta_finding("BND002", path, _rule_failed(cls, exc)))
-    return _filter(findings, text, settings, apply_noqa)
+    return findings
 
 
 def _may_apply(cls: type, text: str, settings: Settings) -> bool:
@@ -436,13 +444,13 @@ class _Positions:
 def _filter(findings: list[Finding], text: str, settings: Settings, apply_noqa: bool = True) -> list[Finding]:
     if not findings:
         return []
-    lines = text.splitlines()
+    lines = noqa_lines(text) if apply_noqa and "noqa" in text.lower() else []
     kept = []
     for f in findings:
         if not settings.enabled(f.code):
             continue
         line_text = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
-        if apply_noqa and suppressed(line_text, f.code):
+        if line_text and suppressed(line_text, f.code):
             continue
         kept.append(f)
     return sorted(kept)

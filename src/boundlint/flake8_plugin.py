@@ -3,6 +3,8 @@
 flake8 owns rule selection (``--select``, ``--extend-select``, ``--ignore``,
 ``per-file-ignores``) and ``# noqa`` in plugin mode, so the adapter runs
 every default rule with noqa left alone and hands flake8 0-based columns.
+BND900 runs here too: where flake8 reads a malformed code as more than was
+written (``# noqa: BND10l`` as ``BND10``), its report still shows the comment.
 The family analysis options come from the ``[tool.boundlint]`` table of the
 pyproject.toml nearest the checked file, which flake8 itself never reads; a
 broken table is reported as BND001 on line 1 of each file.

@@ -1,4 +1,4 @@
-"""BND9xx: checks of boundlint's own suppression comments.  Opt-in: ``--extend-select BND9``.
+"""BND900: checks of the ``# noqa`` comments themselves.
 
 These rules read comments, which the single traversal does not visit, so
 they implement ``check_text(text, path)`` instead of ``visit_`` hooks; the
@@ -11,62 +11,65 @@ import re
 import tokenize
 from typing import Iterator
 
-from boundlint.noqa import NOQA
+from boundlint.noqa import malformed
 from boundlint.rules.base import Example, Rule
-
-_CODE = re.compile(r"[A-Za-z]+[0-9]+")
 
 
 class UnknownNoqaCode(Rule):
     """
     ## What it does
-    Flags a `# noqa: BND...` comment that names a code no boundlint rule
-    has, such as a typo (`BND1001`), a code from a newer release, or one
-    that was never assigned.  Codes of other linters (`E501`, `RUF100`)
+    Flags a `# noqa` comment that does not suppress what it names: a code
+    that is neither a boundlint code nor a prefix of one, such as a letter
+    typed for a digit (`BND1O1`, `BND10l`), a typo (`BND1001`), a code in
+    lower case (`bnd101`), a code from a newer release or one that was
+    never assigned; and a `#noqa` with no space, or several, after the `#`,
+    which flake8 does not read as a suppression.  The message says which
+    code was probably meant.  Codes of other linters (`E501`, `RUF100`)
     are left alone.
 
     ## Why is this bad?
-    A suppression that names a wrong code suppresses nothing: the finding
-    it was meant to silence still fires, or the comment outlives the code
-    it once named and misleads the next reader.  Ruff keeps `# noqa: BND...`
-    comments only with `lint.external = ["BND"]`; this check keeps them
-    honest.  It is opt-in: select it with `--extend-select BND900` or
-    `extend-select = ["BND9"]`.
+    Such a comment suppresses nothing in `boundlint check`: the finding it
+    was meant to silence still fires, or the comment outlives the code it
+    once named and misleads the next reader.  flake8, which reads `# noqa`
+    itself when boundlint runs as its plugin, may read it as more than was
+    written: `# noqa: BND10l` as the prefix `BND10` (hiding BND101 to
+    BND104 on that line) and `# noqa: BND-101` as a bare `# noqa` (hiding
+    everything on it).  This check is on by default, in both entry points,
+    so a malformed suppression is seen whichever tool runs.
 
     ## What counts as a limit
     Not applicable: this checks comments.  A code counts as known when it
-    is a boundlint code or a prefix of one (`BND`, `BND1`, `BND10`).
+    is exactly, in upper case, a boundlint code or a prefix of one (`BND`,
+    `BND1`, `BND10`, `BND101`).
     """
     code, name = "BND900", "unknown-noqa-code"
-    message = "`# noqa` names `{code}`, which is not a boundlint rule"
-    hint = "correct the code (`boundlint rule --all` lists them) or remove it from the comment"
-    invalid = (Example("typo", """
+    message = "`# noqa` names `{word}`, which is no boundlint code or prefix{suggestion}"
+    near_miss_message = "`{word}` is no suppression: write `# noqa`, with one space"
+    hint = ("write the exact code (`boundlint rule --all` lists them): boundlint reads a malformed code as "
+            "nothing, flake8 may read it as a shorter prefix or a bare `# noqa`")
+    invalid = (Example("letter_for_digit", """
         import asyncio
-        results = asyncio.run(main())  # noqa: BND1001  # error: BND900 col 40
+        results = asyncio.run(main())  # noqa: BND1O1  # error: BND900 col 40
         """),)
     valid = (Example("known_codes", """
         import asyncio
         results = asyncio.run(main())  # noqa: BND101, E501
         """),)
+    prefilter = re.compile("noqa", re.IGNORECASE)
 
     @classmethod
     def check_text(cls, text: str, path: str) -> Iterator[tuple[int, int, str]]:
-        """``(line, column, message)`` for each unknown BND code in a noqa comment (1-based)."""
+        """``(line, column, message)`` for each malformed suppression in a comment (1-based)."""
         if "noqa" not in text.lower():
             return
-        from boundlint.config import known_prefixes
-
-        known = set(known_prefixes())
         for line, column, comment in _comments(text):
-            for match in NOQA.finditer(comment):
-                codes = match.group("codes")
-                if codes is None:
-                    continue
-                start = match.start("codes")
-                for code in _CODE.finditer(codes):
-                    word = code.group().upper()
-                    if word.startswith("BND") and word not in known:
-                        yield line, column + start + code.start(), cls.message.format(code=code.group())
+            for bad in malformed(comment):
+                if bad.near_miss:
+                    message = cls.near_miss_message.format(word=bad.word)
+                else:
+                    hint = f"; did you mean `{bad.suggestion}`?" if bad.suggestion else ""
+                    message = cls.message.format(word=bad.word, suggestion=hint)
+                yield line, column + bad.column, message
 
 
 def _comments(text: str) -> Iterator[tuple[int, int, str]]:
