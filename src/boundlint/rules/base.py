@@ -42,6 +42,7 @@ class Report:
     rule: "Rule"
     node: cst.CSTNode
     message: str
+    hint: str = ""  # this finding's remedy when the rule knows more than its class-wide ``hint``
 
 
 REGISTRY: dict[str, type["Rule"]] = {}
@@ -52,7 +53,9 @@ class Rule:
 
     Subclasses set ``code`` (``BND`` + family digit + two digits), ``name``
     (the hazard's slug), ``message`` (a ``str.format`` template naming the
-    construct), ``hint`` (the remedy) and ``invalid`` / ``valid`` examples.
+    construct), ``hint`` (the remedy, at most 120 characters), optionally
+    ``hints`` (remedies by framework or model kind, passed to ``report``) and
+    ``invalid`` / ``valid`` examples.
     Defining two rules with one code raises ``ValueError`` at import.
     """
 
@@ -60,6 +63,7 @@ class Rule:
     name: ClassVar[str] = ""
     message: ClassVar[str] = ""
     hint: ClassVar[str] = ""
+    hints: ClassVar[dict[str, str]] = {}
     invalid: ClassVar[tuple[Example, ...]] = ()
     valid: ClassVar[tuple[Example, ...]] = ()
     # A necessary condition on the source text: when it does not match, the rule
@@ -79,9 +83,10 @@ class Rule:
     def __init__(self, sink: list[Report]) -> None:
         self._sink = sink
 
-    def report(self, node: cst.CSTNode, **fields: object) -> None:
-        """Record a finding on *node*, the message filled from *fields*."""
-        self._sink.append(Report(self, node, self.message.format(**fields)))
+    def report(self, node: cst.CSTNode, hint: str = "", **fields: object) -> None:
+        """Record a finding on *node*, the message filled from *fields*; *hint* (one of
+        ``hints``) replaces the class-wide ``hint`` for this finding."""
+        self._sink.append(Report(self, node, self.message.format(**fields), hint))
 
     # Options that widen what the rule recognises: when one is set the text prefilter
     # cannot know the configured names, so the rule always runs.
@@ -114,6 +119,8 @@ class Rule:
         if cls.valid:
             parts += ["", "## Use instead", "", "```python", cls.valid[0].clean().rstrip(), "```"]
         parts += ["", "## Fix", "", cls.hint[0].upper() + cls.hint[1:] + "."]
+        if cls.hints:
+            parts += ["", *(f"- {kind}: {hint}" for kind, hint in cls.hints.items())]
         return "\n".join(parts) + "\n"
 
 

@@ -189,9 +189,16 @@ class UnboundedRequestCollection(Rule):
     prefilter = re.compile(r"pydantic|sqlmodel|ninja|beanie|msgspec|TypedDict|dataclass|\battrs?\b|marshmallow|rest_framework|adrf")
     widening_options = ("extra-model-bases",)
     message = "request field `{model}.{field}` (`{type}`) accepts any number of items{via}"
-    hint = ("cap it in the model: pydantic `Field(max_length=N)` (v1: `max_items=N`) or `conlist(X, max_length=N)`, "
-            "msgspec `Meta(max_length=N)`, attrs `validators.max_len(N)`, marshmallow `validate.Length(max=N)`, "
-            "DRF `ListField(max_length=N)` / `many=True, max_length=N`")
+    hint = "cap the field's size in the model, as its model kind allows"
+    hints = {  # by model kind (analysis.models.Model.kind)
+        "pydantic": "cap it: `Field(max_length=N)` (pydantic v1: `Field(max_items=N)`) or `conlist(X, max_length=N)`",
+        "msgspec": "cap it: `Annotated[list[X], msgspec.Meta(max_length=N)]`",
+        "attrs": "cap it: `field(validator=attrs.validators.max_len(N))`",
+        "dataclass": "check it in `__post_init__`: `if len(self.field) > N: raise ValueError(...)`",
+        "marshmallow": "cap it: `fields.List(..., validate=validate.Length(max=N))`",
+        "drf": "cap it: `ListField(child=..., max_length=N)`, or `many=True, max_length=N` on a nested serializer",
+        "typeddict": "cap it: `Annotated[list[X], Field(max_length=N)]` (pydantic and FastAPI enforce it)",
+    }
     invalid = (
         Example("pydantic_list", """
             from pydantic import BaseModel
@@ -362,7 +369,8 @@ class UnboundedRequestCollection(Rule):
                     continue  # every endpoint taking the model rejects an oversized `body.field` first
                 reported.add(id(f.node))
                 via = f" (part of request model `{part_of}`)" if part_of else ""
-                self.report(f.node, model=name, field=f.name, type=f.shape.text, via=via)
+                self.report(f.node, model=name, field=f.name, type=f.shape.text, via=via,
+                            hint=self.hints.get(models[name].kind, ""))
 
 
 def _redeclared(base: str, why: dict[str, str], models: dict[str, m.Model]) -> set[str]:
