@@ -61,7 +61,7 @@ def test_quiet_and_show_source(project, capsys):
     assert out.splitlines() == [
         f"pkg/handler.py:5:11: BND101 {MESSAGE}",
         "        await asyncio.gather(*(fetch(i) for i in ids))",
-        "              ^",
+        "              " + "^" * 40,  # the whole span, columns 11 to 51
         "    help: acquire an asyncio.Semaphore inside each coroutine, or gather fixed-size batches",
     ]
 
@@ -98,9 +98,10 @@ def test_statistics(project, capsys):
                                              encoding="utf-8")
     status, out, _ = check(capsys, "--statistics", "pkg")
     assert status == 1
-    assert out == "3  BND101  unbounded-gather\n"
+    assert out == "3  BND101  unbounded-gather\nFound 3 findings in 3 files checked.\n"
     _, out, _ = check(capsys, "--statistics", "--format", "json", "pkg")
-    assert json.loads(out) == [{"code": "BND101", "name": "unbounded-gather", "count": 3}]
+    assert json.loads(out) == {"total": 3, "files_checked": 3,
+                               "statistics": [{"code": "BND101", "name": "unbounded-gather", "count": 3}]}
 
 
 def test_output_file(project, capsys):
