@@ -65,7 +65,7 @@ def format_gitlab(findings: Iterable[Finding], sources: Mapping[str, Sequence[st
             "severity": severity(f.code),
             "location": {"path": path, "lines": {"begin": f.line, "end": max(f.end_line, f.line)}},
         })
-    return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(out, indent=2) + "\n"
 
 
 def _read(path: str) -> list[str]:
