@@ -280,3 +280,30 @@ def test_statistics_cannot_be_sarif(project, capsys):
     assert (status, out) == (2, "")
     assert err == ("boundlint: error: --statistics prints a table; it cannot be combined with --output-format sarif "
                    "(use full, concise, grouped, json, json-lines)\n")
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "openpty"), reason="needs a pseudo-terminal")
+def test_colour_on_a_real_terminal_by_default(project):
+    import os
+    import subprocess
+    import sys
+
+    primary, secondary = os.openpty()
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "TERM")}
+    try:
+        status = subprocess.run([sys.executable, "-m", "boundlint", "check", "--no-cache", "-q", "pkg/a.py"],
+                                stdout=secondary, env=env, timeout=120).returncode
+        os.close(secondary)
+        out = b""
+        while True:
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:  # EIO once the terminal is closed and drained
+                break
+            if not chunk:
+                break
+            out += chunk
+    finally:
+        os.close(primary)
+    assert status == 1
+    assert out.decode().splitlines()[0] == f"{BOLD}pkg/a.py{RESET}:5:11: {RED}BND101{RESET} {GATHER}"

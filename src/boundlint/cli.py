@@ -213,7 +213,7 @@ def _add_output_arguments(check) -> None:
     check.add_argument("--output-format", choices=OUTPUT_FORMATS, default=None, dest="output_format",
                        help="how findings are printed (default: full)")
     check.add_argument("--format", choices=(*OUTPUT_FORMATS, *ALIASES), default=None, dest="output_format",
-                       help="alias of --output-format (`text` is `full`)")
+                       metavar="FORMAT", help="alias of --output-format (`text` is `full`)")
     check.add_argument("--show-source", action="store_true",
                        help="with the full format, print the source line and underline the flagged span")
     check.add_argument("--statistics", action="store_true",
