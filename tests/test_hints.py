@@ -26,6 +26,14 @@ def test_every_hint_a_rule_can_produce_is_short(code):
         assert len(hint) <= LIMIT, f"{code} hint is {len(hint)} characters: {hint}"
 
 
+def test_a_hint_outside_the_rules_hints_is_refused():
+    rule = RULES["BND201"]([])
+    with pytest.raises(ValueError, match="not one of the rule's `hints`"):
+        rule.report(None, hint="a remedy nobody checked", model="M", field="f", type="list", via="")
+    rule.report(None, hint=rule.hints["attrs"], model="M", field="f", type="list", via="")
+    assert rule._sink[0].hint == rule.hints["attrs"]
+
+
 def _all_findings():
     settings = Settings(extend_select=OPT_IN)
     for cls in RULES.values():

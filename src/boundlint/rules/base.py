@@ -85,7 +85,13 @@ class Rule:
 
     def report(self, node: cst.CSTNode, hint: str = "", **fields: object) -> None:
         """Record a finding on *node*, the message filled from *fields*; *hint* (one of
-        ``hints``) replaces the class-wide ``hint`` for this finding."""
+        ``hints``) replaces the class-wide ``hint`` for this finding.
+
+        Raises ValueError for a *hint* not in ``hints``: every help line a rule can print is
+        class data, so tests/test_hints.py can hold each to 120 characters.
+        """
+        if hint and hint not in self.hints.values():
+            raise ValueError(f"{self.code}: hint {hint[:40]!r}... is not one of the rule's `hints`")
         self._sink.append(Report(self, node, self.message.format(**fields), hint))
 
     # Options that widen what the rule recognises: when one is set the text prefilter
