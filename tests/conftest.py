@@ -4,6 +4,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from boundlint.config import OPT_IN, Settings
 from boundlint.engine import check_source
 
@@ -28,3 +30,10 @@ def found(text: str, path: str = "fixture.py", settings: Settings | None = None)
     """``(line, column, code)`` for every finding boundlint reports on *text* (opt-in codes included)."""
     settings = settings or Settings(extend_select=OPT_IN)
     return {(f.line, f.column, f.code) for f in check_source(text, path, settings)}
+
+
+@pytest.fixture(autouse=True)
+def _no_colour_from_the_environment(monkeypatch):
+    """Tests assert exact text: a CI runner's FORCE_COLOR / NO_COLOR must not change it (nor its subprocesses')."""
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.delenv("NO_COLOR", raising=False)

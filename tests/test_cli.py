@@ -61,7 +61,7 @@ def test_quiet_and_show_source(project, capsys):
     assert out.splitlines() == [
         f"pkg/handler.py:5:11: BND101 {MESSAGE}",
         "        await asyncio.gather(*(fetch(i) for i in ids))",
-        "              ^",
+        "              " + "^" * 40,  # the whole span, columns 11 to 51
         "    help: acquire an asyncio.Semaphore inside each coroutine, or gather fixed-size batches",
     ]
 
@@ -99,9 +99,10 @@ def test_statistics(project, capsys):
                                              encoding="utf-8")
     status, out, _ = check(capsys, "--statistics", "pkg")
     assert status == 1
-    assert out == "3  BND101  unbounded-gather\n"
+    assert out == "3  BND101  unbounded-gather\nFound 3 findings in 3 files checked.\n"
     _, out, _ = check(capsys, "--statistics", "--format", "json", "pkg")
-    assert json.loads(out) == [{"code": "BND101", "name": "unbounded-gather", "count": 3}]
+    assert json.loads(out) == {"total": 3, "files_checked": 3,
+                               "statistics": [{"code": "BND101", "name": "unbounded-gather", "count": 3}]}
 
 
 def test_output_file(project, capsys):
@@ -182,8 +183,7 @@ def test_malformed_noqa_is_reported_by_default(project, capsys):
         "    help: acquire an asyncio.Semaphore inside each coroutine, or gather fixed-size batches",
         "pkg/handler.py:5:61: BND900 `# noqa` names `BND1O1`, which is no boundlint code or prefix; "
         "did you mean `BND101`?",
-        "    help: write the exact code (`boundlint rule --all` lists them): boundlint reads a malformed code as "
-        "nothing, flake8 may read it as a shorter prefix or a bare `# noqa`",
+        "    help: write the exact code (`boundlint rule --all`): a malformed one hides nothing here, and flake8 may misread it",
     ]
     _, out, _ = check(capsys, "-q", "--format", "json", "--extend-ignore", "BND900", "pkg")
     assert [(f["code"], f["line"], f["column"]) for f in json.loads(out)] == [("BND101", 5, 11)]

@@ -24,9 +24,6 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-FORMATS = ("text", "json", "sarif", "github")
-
-
 def _codes(value: str) -> tuple[str, ...]:
     codes = tuple(c.strip().upper() for c in value.split(",") if c.strip())
     if not codes:  # an empty --select "$CODES" must not silently turn every rule off
@@ -57,9 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--extend-exclude", type=_patterns, dest="extend_exclude", help="patterns added to exclude")
     check.add_argument("--respect-gitignore", action=argparse.BooleanOptionalAction, default=None,
                        dest="respect_gitignore", help="skip files that .gitignore ignores (default: on)")
-    check.add_argument("--format", choices=FORMATS, default="text")
-    check.add_argument("--show-source", action="store_true", help="print the source line and a caret")
-    check.add_argument("--statistics", action="store_true", help="print the number of findings per code instead of each finding")
+    _add_output_arguments(check)
     check.add_argument("--output-file", "-o", metavar="FILE", dest="output_file", help="write the report to FILE instead of stdout")
     check.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
     check.add_argument("--write-baseline", metavar="FILE", dest="write_baseline", help="record the current findings in FILE and exit 0")
@@ -164,6 +159,7 @@ def _check(args) -> int:
 
     stdin = _stdin_path(args)
     settings, root = _settings(args, None if stdin is None else [stdin])
+    options = _report_options(args)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     if args.timeout is not None:
@@ -192,7 +188,7 @@ def _check(args) -> int:
         pfi = PerFileIgnores(settings.per_file_ignores, root)
         findings = [f for f in findings if not pfi.ignored(f.path, f.code)]
     sources = {}
-    if findings and (args.show_source or args.baseline or args.write_baseline or args.format == "sarif"):
+    if findings and (options.needs_sources() or args.baseline or args.write_baseline):
         sources = stdin_sources or _sources({f.path for f in findings})
     if args.write_baseline:
         from boundlint.baseline import BaselineError, write_baseline
@@ -215,7 +211,9 @@ def _check(args) -> int:
         kept = baseline.new_findings(findings, sources)
         hidden = len(findings) - len(kept)
         findings = kept
-    report = _render(args, findings, results, settings, sources, hidden)
+    from boundlint.report.output import render
+
+    report = render(findings, options, files=len(results), hidden=hidden, sources=sources, settings=settings)
     if args.output_file:
         try:
             with open(args.output_file, "w", encoding="utf-8") as fh:
@@ -244,41 +242,31 @@ def _stdin_path(args) -> str | None:
     return args.stdin_filename or "-"
 
 
-def _render(args, findings, results, settings, sources, hidden: int) -> str:
-    """The report text for ``--format`` / ``--statistics``."""
-    if args.statistics:
-        from boundlint.report.stats import format_statistics
-        from boundlint.rules.catalog import CODES
+def _add_output_arguments(check) -> None:
+    from boundlint.report.output import ALIASES, OUTPUT_FORMATS
 
-        return format_statistics(findings, CODES, as_json=args.format == "json")
-    if args.format == "json":
-        from boundlint.report.json import format_json
+    # Two flags, one destination: an error names the flag the user typed.
+    check.add_argument("--output-format", choices=OUTPUT_FORMATS, default=None, dest="output_format",
+                       help="how findings are printed (default: full)")
+    check.add_argument("--format", choices=(*OUTPUT_FORMATS, *ALIASES), default=None, dest="output_format",
+                       metavar="FORMAT", help="alias of --output-format (`text` is `full`)")
+    check.add_argument("--show-source", action="store_true",
+                       help="with the full format, print the source line and underline the flagged span")
+    check.add_argument("--statistics", action="store_true",
+                       help="print the number of findings per code and the total instead of each finding")
 
-        return format_json(findings)
-    if args.format == "sarif":
-        from boundlint.engine import enabled_rules
-        from boundlint.report.sarif import format_sarif
 
-        selected = {cls.code: cls for cls in enabled_rules(settings)}
-        return format_sarif(findings, selected, sources=sources)
-    if args.format == "github":
-        from boundlint.report.github import format_github
+def _report_options(args):
+    """The ``ReportOptions`` of a check run; colour only on a terminal (never into --output-file)."""
+    from boundlint.report.color import use_colour
+    from boundlint.report.output import ReportOptions, canonical
 
-        from boundlint.rules.catalog import CODES
-
-        return format_github(findings, CODES)
-    from boundlint.report.text import format_text
-
-    out = format_text(findings, args.show_source, sources if args.show_source else None)
-    if not args.quiet:
-        files = len(results)
-        checked = f"{files} file{'s' if files != 1 else ''} checked"
-        extra = f"; {hidden} baselined finding{'s' if hidden != 1 else ''} not shown" if hidden else ""
-        if findings:
-            out += f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} in {checked}{extra}.\n"
-        else:
-            out += f"All clear: {checked}{extra}.\n"
-    return out
+    options = ReportOptions(canonical(args.output_format or "full"), args.show_source, args.statistics, args.quiet,
+                            colour=not args.output_file and use_colour(sys.stdout))
+    problem = options.check()
+    if problem:
+        raise UsageError(problem)
+    return options
 
 
 def _rule(args) -> int:

@@ -342,7 +342,7 @@ def _positions(module, sink, path: str) -> list[Finding]:
             continue
         seen.add(key)
         out.append(Finding(path, pos.start.line, pos.start.column + 1, report.rule.code, report.message,
-                           pos.end.line, pos.end.column + 1, report.rule.hint, tuple(report.evidence)))
+                           pos.end.line, pos.end.column + 1, report.hint or report.rule.hint, tuple(report.evidence)))
     return out
 
 

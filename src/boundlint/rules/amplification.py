@@ -265,8 +265,7 @@ class LogStormInWorker(Rule):
     code, name = "BND302", "log-storm-in-worker"
     prefilter = _WORKER_LOG_PREFILTER
     message = "`{call}` {what} for every failed item: `{worker}` runs per item of `{site}`"
-    hint = ("let failures propagate (gather(..., return_exceptions=True)) and log one summary after the fan-out, "
-            "or rate-limit or sample the log line, or emit a metric instead")
+    hint = "log one summary after the fan-out (gather(..., return_exceptions=True)), or rate-limit the log line"
     invalid = (
         Example("per_item_coroutine", """
             import asyncio

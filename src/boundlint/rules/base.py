@@ -44,6 +44,7 @@ class Report:
     message: str
     # The chain that makes it a hazard, outermost first: ``"request field `Lookup.ids` (app/schemas.py:5)"``.
     evidence: tuple[str, ...] = ()
+    hint: str = ""  # this finding's remedy when the rule knows more than its class-wide ``hint``
 
 
 REGISTRY: dict[str, type["Rule"]] = {}
@@ -54,7 +55,9 @@ class Rule:
 
     Subclasses set ``code`` (``BND`` + family digit + two digits), ``name``
     (the hazard's slug), ``message`` (a ``str.format`` template naming the
-    construct), ``hint`` (the remedy) and ``invalid`` / ``valid`` examples.
+    construct), ``hint`` (the remedy, at most 120 characters), optionally
+    ``hints`` (remedies by framework or model kind, passed to ``report``) and
+    ``invalid`` / ``valid`` examples.
     Defining two rules with one code raises ``ValueError`` at import.
     """
 
@@ -62,6 +65,7 @@ class Rule:
     name: ClassVar[str] = ""
     message: ClassVar[str] = ""
     hint: ClassVar[str] = ""
+    hints: ClassVar[dict[str, str]] = {}
     invalid: ClassVar[tuple[Example, ...]] = ()
     valid: ClassVar[tuple[Example, ...]] = ()
     # A necessary condition on the source text: when it does not match, the rule
@@ -81,9 +85,17 @@ class Rule:
     def __init__(self, sink: list[Report]) -> None:
         self._sink = sink
 
-    def report(self, node: cst.CSTNode, evidence: tuple[str, ...] | list[str] = (), **fields: object) -> None:
-        """Record a finding on *node*, the message filled from *fields*, with the *evidence* chain."""
-        self._sink.append(Report(self, node, self.message.format(**fields), tuple(evidence)))
+    def report(self, node: cst.CSTNode, evidence: tuple[str, ...] | list[str] = (), hint: str = "",
+               **fields: object) -> None:
+        """Record a finding on *node*, the message filled from *fields*, with the *evidence* chain
+        (outermost first); *hint* (one of ``hints``) replaces the class-wide ``hint`` for this finding.
+
+        Raises ValueError for a *hint* not in ``hints``: every help line a rule can print is
+        class data, so tests/test_hints.py can hold each to 120 characters.
+        """
+        if hint and hint not in self.hints.values():
+            raise ValueError(f"{self.code}: hint {hint[:40]!r}... is not one of the rule's `hints`")
+        self._sink.append(Report(self, node, self.message.format(**fields), tuple(evidence), hint))
 
     # Options that widen what the rule recognises: when one is set the text prefilter
     # cannot know the configured names, so the rule always runs.
@@ -116,6 +128,8 @@ class Rule:
         if cls.valid:
             parts += ["", "## Use instead", "", "```python", cls.valid[0].clean().rstrip(), "```"]
         parts += ["", "## Fix", "", cls.hint[0].upper() + cls.hint[1:] + "."]
+        if cls.hints:
+            parts += ["", *(f"- {kind}: {hint}" for kind, hint in cls.hints.items())]
         return "\n".join(parts) + "\n"
 
 

@@ -357,7 +357,7 @@ class UnboundedTaskSpawn(Rule):
     code, name = "BND102", "unbounded-task-spawn"
     prefilter = re.compile(r"\b(?:create_task|ensure_future|start_soon|run_in_executor|start|spawn|spawn_n|spawn_later|spawn_after)\b")
     message = "`{call}` starts a task per item of `{source}` with no concurrency limit"
-    hint = "bound it: a semaphore or CapacityLimiter acquired in the task, a fixed pool of workers reading a queue, or fixed-size batches"
+    hint = "acquire a semaphore (anyio: CapacityLimiter) in each task, or run a fixed pool of workers reading a queue"
     invalid = (
         Example("taskgroup_comprehension", """
             import asyncio

@@ -45,8 +45,7 @@ class UnknownNoqaCode(Rule):
     code, name = "BND900", "unknown-noqa-code"
     message = "`# noqa` names `{word}`, which is no boundlint code or prefix{suggestion}"
     near_miss_message = "`{word}` is no suppression: write `# noqa`, with one space"
-    hint = ("write the exact code (`boundlint rule --all` lists them): boundlint reads a malformed code as "
-            "nothing, flake8 may read it as a shorter prefix or a bare `# noqa`")
+    hint = "write the exact code (`boundlint rule --all`): a malformed one hides nothing here, and flake8 may misread it"
     invalid = (Example("letter_for_digit", """
         import asyncio
         results = asyncio.run(main())  # noqa: BND1O1  # error: BND900 col 40

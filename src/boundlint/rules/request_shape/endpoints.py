@@ -143,8 +143,12 @@ class UnboundedEndpointCollection(Rule):
     prefilter = re.compile(r"fastapi|ninja|litestar|starlite|starlette|sanic|aiohttp|flask_openapi3|quart_schema|apiflask|flask_smorest|webargs")
     widening_options = ("extra-endpoint-decorators",)
     message = "{kind} `{endpoint}` parameter `{param}` (`{type}`) accepts any number of items"
-    hint = ("give the parameter a maximum: `Query(max_length=N)` / `Body(max_length=N)` / `Form(max_length=N)`, "
-            "`Annotated[list[X], Field(max_length=N)]`, or Litestar `Parameter(max_items=N)`")
+    hint = "give the parameter a maximum size, as its framework allows"
+    hints = {  # by framework (endpoint_framework); configured decorators read FastAPI-style
+        "fastapi": "cap it: `Annotated[list[X], Query(max_length=N)]` (or `Body(...)`, `Form(...)`, `Field(...)`)",
+        "litestar": "cap it: `Annotated[list[X], Parameter(max_items=N)]`",
+        "litestar data": "cap the body: `Annotated[list[X], Body(max_length=N)]`",
+    }
     invalid = (
         Example("query_list", """
             from fastapi import FastAPI, Query
@@ -197,7 +201,9 @@ class UnboundedEndpointCollection(Rule):
             name = node.name.value
             if kind == "dependency" and name == "__init__" and isinstance(ctx.scope.node, cst.ClassDef):
                 name = ctx.scope.node.name.value
-            self.report(param, kind=kind, endpoint=name, param=param.name.value, type=shape.text)
+            self.report(param, kind=kind, endpoint=name, param=param.name.value, type=shape.text,
+                        hint=self.hints["litestar data" if param.name.value == "data" else "litestar"]
+                        if found[0] == "litestar" else self.hints["fastapi"])
 
     @staticmethod
     def _unbounded(param: cst.Param, ctx: Context, explicit: bool = False) -> m.Shape | None:

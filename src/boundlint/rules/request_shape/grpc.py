@@ -120,8 +120,7 @@ class UncheckedRepeatedField(Rule):
     # grpcio servicers, grpclib handlers (their request comes from recv_message), betterproto service bases
     prefilter = re.compile(r"Servicer|recv_message|ServiceBase\b")
     message = "`{method}` iterates request field `{field}` with no length check before it"
-    hint = ("reject oversized requests first: `if len(request.field) > MAX: context.abort(grpc.StatusCode.INVALID_ARGUMENT, ...)`, "
-            "or declare protovalidate `repeated.max_items` and validate the request")
+    hint = "reject it first: `if len(request.field) > MAX:` abort with INVALID_ARGUMENT, or use protovalidate `max_items`"
     invalid = (
         Example("servicer_loop", """
             import grpc

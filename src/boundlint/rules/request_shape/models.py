@@ -189,9 +189,16 @@ class UnboundedRequestCollection(Rule):
     prefilter = re.compile(r"pydantic|sqlmodel|ninja|beanie|msgspec|TypedDict|dataclass|\battrs?\b|marshmallow|rest_framework|adrf")
     widening_options = ("extra-model-bases",)
     message = "request field `{model}.{field}` (`{type}`) accepts any number of items{via}"
-    hint = ("cap it in the model: pydantic `Field(max_length=N)` (v1: `max_items=N`) or `conlist(X, max_length=N)`, "
-            "msgspec `Meta(max_length=N)`, attrs `validators.max_len(N)`, marshmallow `validate.Length(max=N)`, "
-            "DRF `ListField(max_length=N)` / `many=True, max_length=N`")
+    hint = "cap the field's size in the model, as its model kind allows"
+    hints = {  # by model kind (analysis.models.Model.kind)
+        "pydantic": "cap it: `Field(max_length=N)` (pydantic v1: `Field(max_items=N)`) or `conlist(X, max_length=N)`",
+        "msgspec": "cap it: `Annotated[list[X], msgspec.Meta(max_length=N)]`",
+        "attrs": "cap it: `field(validator=attrs.validators.max_len(N))`",
+        "dataclass": "check it in `__post_init__`: `if len(self.field) > N: raise ValueError(...)`",
+        "marshmallow": "cap it: `fields.List(..., validate=validate.Length(max=N))`",
+        "drf": "cap it: `ListField(child=..., max_length=N)`, or `many=True, max_length=N` on a nested serializer",
+        "typeddict": "cap it: `Annotated[list[X], Field(max_length=N)]` (pydantic and FastAPI enforce it)",
+    }
     invalid = (
         Example("pydantic_list", """
             from pydantic import BaseModel
@@ -366,7 +373,8 @@ class UnboundedRequestCollection(Rule):
                 chain = evidence.get(part_of or name, ())
                 if chain:
                     chain = (f"request field `{name}.{f.name}` ({_where(ctx, f.node)})", *chain)
-                self.report(f.node, chain, model=name, field=f.name, type=f.shape.text, via=via)
+                self.report(f.node, chain, model=name, field=f.name, type=f.shape.text, via=via,
+                            hint=self.hints.get(models[name].kind, ""))
 
 
 def _project_uses(models: dict[str, m.Model], mod: _ModuleModels, ctx: Context) -> dict[str, tuple[str, ...]]:
