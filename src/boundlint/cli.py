@@ -11,6 +11,7 @@ import sys
 from typing import Sequence
 
 from boundlint import __version__
+from boundlint.config import ConfigError
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -45,8 +46,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="check files and report findings")
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
-    check.add_argument("--config", metavar="FILE", help="read [tool.boundlint] from FILE instead of the nearest pyproject.toml")
+    check.add_argument("--config", metavar="FILE",
+                       help="read [tool.boundlint] from FILE for every file, instead of each file's nearest pyproject.toml")
     check.add_argument("--isolated", action="store_true", help="ignore every configuration file")
+    check.add_argument("--show-settings", action="store_true", dest="show_settings",
+                       help="print the effective settings of each PATH and where each value comes from, then exit")
+    check.add_argument("--show-files", action="store_true", dest="show_files",
+                       help="print the files a run would check, one per line, then exit")
     check.add_argument("--select", type=_codes, help="codes or prefixes to report (e.g. BND1,BND201)")
     check.add_argument("--ignore", type=_codes, help="codes or prefixes not to report")
     check.add_argument("--extend-select", type=_codes, dest="extend_select")
@@ -93,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _audit(args)
         build_parser().print_help()
         return EXIT_ERROR
-    except UsageError as exc:
+    except (UsageError, ConfigError) as exc:  # a config is read when a file first needs it
         print(f"boundlint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
@@ -116,9 +122,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
 
 
-def _settings(args):
-    """``(Settings, root)``: the config file's settings with the command-line flags applied."""
-    from boundlint.config import ConfigError, check_code, load_config, merge_cli
+def _tree(args):
+    """The run's ``hierarchy.ConfigTree``: each file's config, with the command-line flags on top."""
+    from boundlint.config import ConfigError, check_code
+    from boundlint.hierarchy import OVERRIDES, ConfigTree
 
     for flag in ("select", "ignore", "extend_select", "extend_ignore"):
         for code in getattr(args, flag) or ():
@@ -126,15 +133,37 @@ def _settings(args):
                 check_code(code, f"--{flag.replace('_', '-')}")
             except ConfigError as exc:
                 raise UsageError(str(exc)) from None
+    timeout = getattr(args, "timeout", None)
+    if timeout is not None and not timeout > 0:
+        raise UsageError("--timeout must be a positive number of seconds")
+    if args.config is not None and not os.path.isfile(args.config):
+        raise UsageError(f"{args.config}: config file does not exist")
     try:
-        config = load_config(args.paths, args.config, args.isolated)
+        return ConfigTree({k: getattr(args, k, None) for k in OVERRIDES}, args.config, args.isolated)
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
+
+
+def _run(args, tree, **kwargs) -> list:
+    """``engine.check_paths`` over *args.paths* with *tree*; a bad path or config is a one-line UsageError.
+
+    Says on stderr which configs judged the files (``--verbose``) and when
+    there was no file to check (unless ``--quiet``).
+    """
+    from boundlint.engine import check_paths
+    from boundlint.files import PathError
+
+    try:
+        results = check_paths(args.paths, None, jobs=args.jobs, tree=tree, **kwargs)
+    except PathError as exc:
+        raise UsageError(str(exc)) from None
     if args.verbose:
-        print(f"boundlint: config: {config.path or 'none (defaults)'}", file=sys.stderr)
-    settings = merge_cli(config.settings, **{k: getattr(args, k) for k in (
-        "select", "ignore", "extend_select", "extend_ignore", "exclude", "extend_exclude", "respect_gitignore")})
-    return settings, config.root
+        used = {tree.for_path(r.path).path for r in results} or {tree.for_path(".").path}
+        for path in sorted(used, key=lambda p: p or ""):
+            print(f"boundlint: config: {path or 'none (defaults)'}", file=sys.stderr)
+    if not results and not args.quiet:
+        print("boundlint: warning: No Python files found under the given path(s)", file=sys.stderr)
+    return results
 
 
 def _sources(paths) -> dict[str, list[str]]:
@@ -149,28 +178,27 @@ def _sources(paths) -> dict[str, list[str]]:
 
 
 def _check(args) -> int:
-    from boundlint.engine import check_paths
-    from boundlint.files import PathError
+    from boundlint.output import write_stdout
 
-    settings, root = _settings(args)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    if args.timeout is not None:
-        if not args.timeout > 0:
-            raise UsageError("--timeout must be a positive number of seconds")
-        import dataclasses
+    tree = _tree(args)
+    if args.show_settings:
+        from boundlint.hierarchy import describe
 
-        settings = dataclasses.replace(settings, timeout=args.timeout)
-    try:
-        results = check_paths(args.paths, settings, jobs=args.jobs, root=root, cache=_cache(args, settings))
-    except PathError as exc:
-        raise UsageError(str(exc)) from None
-    findings = [f for r in results for f in r.findings]
-    if settings.per_file_ignores:
-        from boundlint.config import PerFileIgnores
+        write_stdout("\n".join(describe(p, tree.for_path(p)) for p in args.paths))
+        return EXIT_CLEAN
+    if args.show_files:
+        from boundlint.files import PathError
 
-        pfi = PerFileIgnores(settings.per_file_ignores, root)
-        findings = [f for f in findings if not pfi.ignored(f.path, f.code)]
+        try:
+            files = tree.discover(args.paths)
+        except PathError as exc:
+            raise UsageError(str(exc)) from None
+        write_stdout("".join(f"{f}\n" for f in files))
+        return EXIT_CLEAN
+    results = _run(args, tree, cache=_cache(args, tree))
+    findings = [f for r in results for f in r.findings if not tree.ignored(f.path, f.code)]
     sources = _sources({f.path for f in findings}) if findings and (
         args.show_source or args.baseline or args.write_baseline or args.format == "sarif") else {}
     if args.write_baseline:
@@ -194,7 +222,7 @@ def _check(args) -> int:
         kept = baseline.new_findings(findings, sources)
         hidden = len(findings) - len(kept)
         findings = kept
-    report = _render(args, findings, results, settings, sources, hidden)
+    report = _render(args, findings, results, {tree.for_path(r.path or ".").settings for r in results} or {tree.for_path(".").settings}, sources, hidden)
     if args.output_file:
         try:
             with open(args.output_file, "w", encoding="utf-8") as fh:
@@ -202,14 +230,14 @@ def _check(args) -> int:
         except OSError as exc:
             raise UsageError(f"--output-file: cannot write {args.output_file}: {exc.strerror or exc}") from None
     else:
-        sys.stdout.write(report)
+        write_stdout(report)
     if findings and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
 
 
-def _render(args, findings, results, settings, sources, hidden: int) -> str:
-    """The report text for ``--format`` / ``--statistics``."""
+def _render(args, findings, results, used: set, sources, hidden: int) -> str:
+    """The report text for ``--format`` / ``--statistics``; *used*: the Settings that judged the files."""
     if args.statistics:
         from boundlint.report.stats import format_statistics
         from boundlint.rules.catalog import CODES
@@ -223,7 +251,8 @@ def _render(args, findings, results, settings, sources, hidden: int) -> str:
         from boundlint.engine import enabled_rules
         from boundlint.report.sarif import format_sarif
 
-        selected = {cls.code: cls for cls in enabled_rules(settings)}
+        selected = {cls.code: cls for settings in used for cls in enabled_rules(settings)}
+        selected = dict(sorted(selected.items()))
         return format_sarif(findings, selected, sources=sources)
     if args.format == "github":
         from boundlint.report.github import format_github
@@ -256,17 +285,19 @@ def _rule(args) -> int:
     cls = rules.get(args.code.upper())
     if cls is None:
         raise UsageError(f"unknown rule {args.code!r}; `boundlint rule --all` lists them")
-    sys.stdout.write(cls.doc())
+    from boundlint.output import write_stdout
+
+    write_stdout(cls.doc())
     return EXIT_CLEAN
 
 
-def _cache(args, settings):
-    """The result cache for this run, or None with ``--no-cache``."""
+def _cache(args, tree):
+    """The result cache for this run (each file's settings pick a ``variant``), or None with ``--no-cache``."""
     if args.no_cache:
         return None
     from boundlint.cache import Cache, default_dir
 
-    return Cache(default_dir(args.cache_dir), settings.fingerprint())
+    return Cache(default_dir(args.cache_dir), tree.for_path(".").settings.fingerprint())
 
 
 # -- audit ------------------------------------------------------------------------------
@@ -302,8 +333,8 @@ def _audit(args) -> int:
     for code in args.fail_on or ():
         if not code.startswith("BND"):
             raise UsageError(f"--fail-on: {code!r} is not a code or prefix such as BND1 or BND203")
-    settings, root = _settings(args)
+    tree = _tree(args)
     try:
-        return run_audit(args, settings, root)
+        return run_audit(args, tree)
     except AuditError as exc:
         raise UsageError(str(exc)) from None
