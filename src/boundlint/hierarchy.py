@@ -191,7 +191,7 @@ def describe(path: str, resolved: Resolved) -> str:
             value = s.option(name, default)
             rows.append((f"{table}.{name} = {toml_value(value)}",
                          _origin(f"extra.{name}" in resolved.keys, False, name, source)))
-    width = min(60, max(len(left) for left, _ in rows))
+    width = max(len(left) for left, _ in rows if len(left) <= 48)  # a long default list does not widen every row
     lines += [f"{left.ljust(width)}  # {origin}" for left, origin in rows]
     if os.path.isfile(path) and s.timeout:
         try:
@@ -199,8 +199,8 @@ def describe(path: str, resolved: Resolved) -> str:
         except OSError:
             size = 0
         limit = time_limit(s.timeout, size)
-        lines.append(f"# time limit for this file: {limit:.1f} s (timeout + {SECONDS_PER_MB:g} s per MB of its "
-                     f"{size / 1e6:.2f} MB)")
+        lines.append(f"# time limit for this file: {limit:.1f} s (timeout + {SECONDS_PER_MB:g} s per MB; "
+                     f"the file is {size:,} bytes)")
     return "\n".join(lines) + "\n"
 
 
