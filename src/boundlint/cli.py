@@ -136,8 +136,6 @@ def _tree(args):
     timeout = getattr(args, "timeout", None)
     if timeout is not None and not timeout > 0:
         raise UsageError("--timeout must be a positive number of seconds")
-    if args.config is not None and not os.path.isfile(args.config):
-        raise UsageError(f"{args.config}: config file does not exist")
     try:
         return ConfigTree({k: getattr(args, k, None) for k in OVERRIDES}, args.config, args.isolated)
     except ConfigError as exc:
@@ -186,6 +184,9 @@ def _check(args) -> int:
     if args.show_settings:
         from boundlint.hierarchy import describe
 
+        for path in args.paths:
+            if not os.path.lexists(path):
+                raise UsageError(f"path does not exist: {path}")
         write_stdout("\n".join(describe(p, tree.for_path(p)) for p in args.paths))
         return EXIT_CLEAN
     if args.show_files:
@@ -197,7 +198,7 @@ def _check(args) -> int:
             raise UsageError(str(exc)) from None
         write_stdout("".join(f"{f}\n" for f in files))
         return EXIT_CLEAN
-    results = _run(args, tree, cache=_cache(args, tree))
+    results = _run(args, tree, cache=_cache(args))
     findings = [f for r in results for f in r.findings if not tree.ignored(f.path, f.code)]
     sources = _sources({f.path for f in findings}) if findings and (
         args.show_source or args.baseline or args.write_baseline or args.format == "sarif") else {}
@@ -222,7 +223,8 @@ def _check(args) -> int:
         kept = baseline.new_findings(findings, sources)
         hidden = len(findings) - len(kept)
         findings = kept
-    report = _render(args, findings, results, {tree.for_path(r.path or ".").settings for r in results} or {tree.for_path(".").settings}, sources, hidden)
+    used = {tree.for_path(r.path).settings for r in results} or {tree.for_path(".").settings}
+    report = _render(args, findings, results, used, sources, hidden)
     if args.output_file:
         try:
             with open(args.output_file, "w", encoding="utf-8") as fh:
@@ -291,13 +293,15 @@ def _rule(args) -> int:
     return EXIT_CLEAN
 
 
-def _cache(args, tree):
+def _cache(args):
     """The result cache for this run (each file's settings pick a ``variant``), or None with ``--no-cache``."""
     if args.no_cache:
         return None
     from boundlint.cache import Cache, default_dir
 
-    return Cache(default_dir(args.cache_dir), tree.for_path(".").settings.fingerprint())
+    from boundlint.config import Settings
+
+    return Cache(default_dir(args.cache_dir), Settings().fingerprint())
 
 
 # -- audit ------------------------------------------------------------------------------

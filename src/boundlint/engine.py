@@ -854,7 +854,7 @@ def check_paths(paths: Iterable[str], settings: Settings | None, jobs: int | Non
     if tree is not None:
         files = tree.discover(paths)
         per_file = [tree.for_path(f).settings for f in files]
-        settings = per_file[0] if per_file else tree.for_path(".").settings
+        settings = per_file[0] if per_file else Settings()
     elif root is None:
         files = discover(paths, settings.exclude + settings.extend_exclude)
     else:

@@ -70,6 +70,7 @@ class ConfigTree:
         self.overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
         self.cwd = os.getcwd()
         self._dirs: dict[str, Resolved] = {}
+        self._paths: dict[str, Resolved] = {}
         self._loaded: dict[str | None, Resolved] = {}
         self._rules: dict[str | None, DirRules] = {}
         self._ignores: dict[str | None, PerFileIgnores] = {}
@@ -91,8 +92,12 @@ class ConfigTree:
         """The configuration that judges *path* (a file: its directory's; a directory: its own)."""
         if self.fixed is not None:
             return self.fixed
-        full = os.path.abspath(path)
-        return self.for_dir(full if os.path.isdir(full) else os.path.dirname(full))
+        hit = self._paths.get(path)
+        if hit is None:  # asked once per file by discovery, the checks and the report: one stat
+            full = os.path.abspath(path)
+            hit = self.for_dir(full if os.path.isdir(full) else os.path.dirname(full))
+            self._paths[path] = hit
+        return hit
 
     def for_dir(self, directory: str) -> Resolved:
         """The configuration of the files directly in *directory* (which need not exist)."""
@@ -212,4 +217,3 @@ def _origin(in_file: bool, on_cli: bool, attr: str, source: str | None) -> str:
     if in_file:
         return source or "default"
     return "default"
-
