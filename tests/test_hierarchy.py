@@ -177,6 +177,9 @@ def test_audit_judges_each_file_by_its_own_config(monorepo, capsys):
     assert main(["audit", "-q", "-j", "1", "--fail-on", "BND900", "--format", "json", "svc_a", "svc_b"]) == 1
     assert main(["audit", "-q", "-j", "1", "--fail-on", "BND900", "--format", "json", "svc_b", "top.py"]) == 0
     capsys.readouterr()
+    (monorepo / "docs").mkdir()
+    assert main(["audit", "--format", "json", "docs"]) == 0
+    assert capsys.readouterr().err == "boundlint audit: warning: No Python files found under the given path(s)\n"
 
 
 def test_tree_answers_once_per_directory(monorepo):

@@ -315,7 +315,8 @@ def _add_audit_parser(sub) -> None:
                        help="exit 1 when a finding matches these codes or prefixes (e.g. BND1,BND203)")
     audit.add_argument("--top", type=int, default=None, metavar="N",
                        help="show the N riskiest handlers (0: all; default 30 in the terminal, all elsewhere)")
-    audit.add_argument("--config", metavar="FILE", help="read [tool.boundlint] from FILE instead of the nearest pyproject.toml")
+    audit.add_argument("--config", metavar="FILE",
+                       help="read [tool.boundlint] from FILE for every file, instead of each file's nearest pyproject.toml")
     audit.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     audit.add_argument("--select", type=_codes)
     audit.add_argument("--ignore", type=_codes)

@@ -235,7 +235,9 @@ def load_config(paths: Iterable[str] = (), config_file: str | None = None, isola
 
     *config_file* (``--config``) wins; else the nearest pyproject.toml with
     ``[tool.boundlint]`` from the first path (or the current directory)
-    upward; *isolated* ignores every file.  Raises ConfigError.
+    upward; *isolated* ignores every file.  Raises ConfigError.  One config
+    for all *paths*: the command line judges each file by its own config
+    instead (``hierarchy.ConfigTree``).
     """
     cwd = os.getcwd()
     if isolated:
