@@ -74,6 +74,7 @@ def test_same_findings_whatever_the_order_of_the_paths(monorepo, capsys):
     assert found(capsys, "svc_b", "svc_a", "top.py") == EXPECTED
     assert found(capsys, "top.py", "svc_b", "svc_a") == EXPECTED
     assert found(capsys, ".") == EXPECTED
+    assert found(capsys, "-j", "2", "svc_b", "top.py", "svc_a") == EXPECTED  # files of both configs in each worker
 
 
 def test_same_findings_whatever_the_order_of_named_files(monorepo, capsys):
