@@ -22,6 +22,7 @@ async def fetch(i):
     return i
 """
 CLEAN = "x = 1\n"
+NO_FILES = "boundlint: warning: No Python files found under the given path(s)\n"
 MESSAGE = "`asyncio.gather(...)` starts one coroutine per item of `ids` with no concurrency limit"
 
 
@@ -151,7 +152,7 @@ def test_exclude_applies_to_walked_and_named_files(project, capsys):
     for key in ("exclude", "extend-exclude"):
         (project / "pyproject.toml").write_text(f'[tool.boundlint]\n{key} = ["pkg/handler.py"]\n', encoding="utf-8")
         assert check(capsys, "pkg") == (0, "All clear: 1 file checked.\n", "")
-        assert check(capsys, "pkg/handler.py") == (0, "All clear: 0 files checked.\n", "")
+        assert check(capsys, "pkg/handler.py") == (0, "All clear: 0 files checked.\n", NO_FILES)
     assert check(capsys, "-q", "--extend-exclude", "nothing/", "pkg")[0] == 0  # extends the file's
     (project / "pyproject.toml").write_text('[tool.boundlint]\nexclude = ["pkg/handler.py"]\n', encoding="utf-8")
     assert check(capsys, "-q", "--exclude", "nothing/", "pkg")[0] == 1  # replaces the file's
@@ -168,7 +169,7 @@ def test_gitignore_is_respected_unless_turned_off(project, capsys):
 
 def test_an_ignored_directory_named_explicitly_is_checked(project, capsys):
     (project / ".gitignore").write_text("pkg/\n", encoding="utf-8")
-    assert check(capsys, ".") == (0, "All clear: 0 files checked.\n", "")
+    assert check(capsys, ".") == (0, "All clear: 0 files checked.\n", NO_FILES)
     assert check(capsys, "-q", "pkg")[0] == 1
 
 

@@ -63,17 +63,35 @@ class Cache:
     """Findings per content hash for one settings fingerprint.
 
     ``get(key, path)`` returns ``(findings, lines)`` or None; ``put`` records
-    a result; ``flush()`` writes the shards that changed.  Never raises for a
-    missing, unreadable or damaged cache: it just misses.
+    a result; ``flush()`` writes the shards that changed, of this cache and of
+    every ``variant``.  Never raises for a missing, unreadable or damaged
+    cache: it just misses.
     """
 
     def __init__(self, root: Path, fingerprint: str, max_entries: int = MAX_ENTRIES) -> None:
         self.root = root
+        self.fingerprint = fingerprint
+        self.max_entries = max_entries
         self.dir = root / __version__ / f"{fingerprint}-{code_id()}"
         self.per_shard = max(16, max_entries // 256)
         self._shards: dict[str, dict[str, list]] = {}
         self._dirty: set[str] = set()
         self._now = int(time.time())
+        self._family: dict[str, Cache] = {fingerprint: self}
+
+    def variant(self, settings) -> "Cache":
+        """The cache of results computed with *settings* (a file's own effective settings).
+
+        Same root; this cache itself when the fingerprints match.  Variants
+        used in one run are flushed together and never evict each other.
+        """
+        fingerprint = settings.fingerprint()
+        hit = self._family.get(fingerprint)
+        if hit is None:
+            hit = Cache(self.root, fingerprint, self.max_entries)
+            hit._family = self._family
+            self._family[fingerprint] = hit
+        return hit
 
     def _shard(self, name: str) -> dict[str, list]:
         shard = self._shards.get(name)
@@ -114,7 +132,13 @@ class Cache:
         self._dirty.add(key[:2])
 
     def flush(self) -> None:
-        """Write changed shards atomically; evict least recently used entries past the cap."""
+        """Write changed shards (of every variant) atomically; evict least recently used entries past the cap."""
+        for other in self._family.values():
+            if other is not self:
+                other._flush()
+        self._flush()
+
+    def _flush(self) -> None:
         if not self._dirty:
             return
         try:
@@ -149,7 +173,8 @@ class Cache:
             if child.is_dir() and child.name != __version__:
                 shutil.rmtree(child, ignore_errors=True)  # another version's results can never hit
         # Keep the newest few settings/code variants of this version.
-        variants = sorted((d for d in self.dir.parent.iterdir() if d.is_dir()), key=lambda d: d.stat().st_mtime)
+        in_use = {c.dir for c in self._family.values()}
+        variants = sorted((d for d in self.dir.parent.iterdir() if d.is_dir() and d not in in_use),
+                          key=lambda d: d.stat().st_mtime)
         for old in variants[:-KEEP_VARIANTS]:
-            if old != self.dir:
-                shutil.rmtree(old, ignore_errors=True)
+            shutil.rmtree(old, ignore_errors=True)

@@ -11,6 +11,7 @@ import sys
 from typing import Sequence
 
 from boundlint import __version__
+from boundlint.config import ConfigError
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -44,7 +45,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("paths", nargs="*", metavar="PATH", help="files and directories (default: .); - reads standard input")
     check.add_argument("--stdin-filename", dest="stdin_filename", metavar="PATH",
                        help="the file standard input stands for: its config, per-file ignores and reported path")
-    check.add_argument("--config", metavar="FILE", help="read [tool.boundlint] from FILE instead of the nearest pyproject.toml")
+    check.add_argument("--config", metavar="FILE",
+                       help="read [tool.boundlint] from FILE for every file, instead of each file's nearest pyproject.toml")
+    check.add_argument("--show-settings", action="store_true", dest="show_settings",
+                       help="print the effective settings of each PATH and where each value comes from, then exit")
+    check.add_argument("--show-files", action="store_true", dest="show_files",
+                       help="print the files a run would check, one per line, then exit")
     check.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     check.add_argument("--select", type=_codes, help="codes or prefixes to report (e.g. BND1,BND201)")
     check.add_argument("--ignore", type=_codes, help="codes or prefixes not to report")
@@ -95,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _audit(args)
         build_parser().print_help()
         return EXIT_ERROR
-    except UsageError as exc:
+    except (UsageError, ConfigError) as exc:  # a config is read when a file first needs it
         print(f"boundlint: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
@@ -118,12 +124,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
 
 
-def _settings(args, paths: Sequence[str] | None = None):
-    """``(Settings, root)``: the config file's settings with the command-line flags applied.
-
-    The config is the one nearest the first of *paths* (default: ``args.paths``).
-    """
-    from boundlint.config import ConfigError, check_code, load_config, merge_cli
+def _tree(args):
+    """The run's ``hierarchy.ConfigTree``: each file's config, with the command-line flags on top."""
+    from boundlint.config import ConfigError, check_code
+    from boundlint.hierarchy import OVERRIDES, ConfigTree
 
     for flag in ("select", "ignore", "extend_select", "extend_ignore"):
         for code in getattr(args, flag) or ():
@@ -131,15 +135,35 @@ def _settings(args, paths: Sequence[str] | None = None):
                 check_code(code, f"--{flag.replace('_', '-')}")
             except ConfigError as exc:
                 raise UsageError(str(exc)) from None
+    timeout = getattr(args, "timeout", None)
+    if timeout is not None and not timeout > 0:
+        raise UsageError("--timeout must be a positive number of seconds")
     try:
-        config = load_config(args.paths if paths is None else paths, args.config, args.isolated)
+        return ConfigTree({k: getattr(args, k, None) for k in OVERRIDES}, args.config, args.isolated)
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
+
+
+def _run(args, tree, **kwargs) -> list:
+    """``engine.check_paths`` over *args.paths* with *tree*; a bad path or config is a one-line UsageError.
+
+    Says on stderr which configs judged the files (``--verbose``) and when
+    there was no file to check (unless ``--quiet``).
+    """
+    from boundlint.engine import check_paths
+    from boundlint.files import PathError
+
+    try:
+        results = check_paths(args.paths, None, jobs=args.jobs, tree=tree, **kwargs)
+    except PathError as exc:
+        raise UsageError(str(exc)) from None
     if args.verbose:
-        print(f"boundlint: config: {config.path or 'none (defaults)'}", file=sys.stderr)
-    settings = merge_cli(config.settings, **{k: getattr(args, k) for k in (
-        "select", "ignore", "extend_select", "extend_ignore", "exclude", "extend_exclude", "respect_gitignore")})
-    return settings, config.root
+        used = {tree.for_path(r.path).path for r in results} or {tree.for_path(".").path}
+        for path in sorted(used, key=lambda p: p or ""):
+            print(f"boundlint: config: {path or 'none (defaults)'}", file=sys.stderr)
+    if not results and not args.quiet:
+        print("boundlint: warning: No Python files found under the given path(s)", file=sys.stderr)
+    return results
 
 
 def _sources(paths) -> dict[str, list[str]]:
@@ -154,39 +178,44 @@ def _sources(paths) -> dict[str, list[str]]:
 
 
 def _check(args) -> int:
-    from boundlint.engine import check_paths
-    from boundlint.files import PathError
+    from boundlint.output import write_stdout
 
-    stdin = _stdin_path(args)
-    settings, root = _settings(args, None if stdin is None else [stdin])
-    options = _report_options(args)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    if args.timeout is not None:
-        if not args.timeout > 0:
-            raise UsageError("--timeout must be a positive number of seconds")
-        import dataclasses
+    stdin = _stdin_path(args)
+    tree = _tree(args)
+    options = _report_options(args)
+    if args.show_settings:
+        from boundlint.hierarchy import describe
 
-        settings = dataclasses.replace(settings, timeout=args.timeout)
+        for path in args.paths:
+            if not os.path.lexists(path):
+                raise UsageError(f"path does not exist: {path}")
+        write_stdout("\n".join(describe(p, tree.for_path(p)) for p in args.paths))
+        return EXIT_CLEAN
+    if args.show_files:
+        from boundlint.files import PathError
+
+        try:
+            files = tree.discover(args.paths)
+        except PathError as exc:
+            raise UsageError(str(exc)) from None
+        write_stdout("".join(f"{f}\n" for f in files))
+        return EXIT_CLEAN
     stdin_sources: dict[str, list[str]] = {}
     if stdin is not None:
         from boundlint.document import DocumentError, check_stdin
 
+        resolved = tree.for_path(stdin)
+        cache = _cache(args)
         try:
-            results, stdin_sources = check_stdin(stdin, settings, root, _cache(args, settings))
+            results, stdin_sources = check_stdin(stdin, resolved.settings, resolved.root,
+                                                 None if cache is None else cache.variant(resolved.settings))
         except DocumentError as exc:
             raise UsageError(str(exc)) from None
     else:
-        try:
-            results = check_paths(args.paths, settings, jobs=args.jobs, root=root, cache=_cache(args, settings))
-        except PathError as exc:
-            raise UsageError(str(exc)) from None
-    findings = [f for r in results for f in r.findings]
-    if settings.per_file_ignores:
-        from boundlint.config import PerFileIgnores
-
-        pfi = PerFileIgnores(settings.per_file_ignores, root)
-        findings = [f for f in findings if not pfi.ignored(f.path, f.code)]
+        results = _run(args, tree, cache=_cache(args))
+    findings = [f for r in results for f in r.findings if not tree.ignored(f.path, f.code)]
     sources = {}
     if findings and (options.needs_sources() or args.baseline or args.write_baseline):
         sources = stdin_sources or _sources({f.path for f in findings})
@@ -213,7 +242,8 @@ def _check(args) -> int:
         findings = kept
     from boundlint.report.output import render
 
-    report = render(findings, options, files=len(results), hidden=hidden, sources=sources, settings=settings)
+    used = {tree.for_path(r.path).settings for r in results} or {tree.for_path(".").settings}
+    report = render(findings, options, files=len(results), hidden=hidden, sources=sources, settings=used)
     if args.output_file:
         try:
             with open(args.output_file, "w", encoding="utf-8") as fh:
@@ -221,7 +251,7 @@ def _check(args) -> int:
         except OSError as exc:
             raise UsageError(f"--output-file: cannot write {args.output_file}: {exc.strerror or exc}") from None
     else:
-        sys.stdout.write(report)
+        write_stdout(report)
     if findings and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
@@ -280,7 +310,9 @@ def _rule(args) -> int:
     cls = rules.get(args.code.upper())
     if cls is None:
         raise UsageError(f"unknown rule {args.code!r}; `boundlint rule --all` lists them")
-    sys.stdout.write(cls.doc())
+    from boundlint.output import write_stdout
+
+    write_stdout(cls.doc())
     return EXIT_CLEAN
 
 
@@ -292,19 +324,24 @@ def _server() -> int:
         if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
             raise
         raise UsageError("the language server needs pygls 2 or newer; install it with: pip install 'boundlint[lsp]'") from None
+    from boundlint.cache import default_dir
+    from boundlint.engine import set_index_cache
+
+    set_index_cache(str(default_dir()))  # the project index's module summaries, shared with `check`
     serve()
     return EXIT_CLEAN
 
 
-def _cache(args, settings):
-    """The result cache for this run, or None with ``--no-cache``."""
+def _cache(args):
+    """The result cache for this run (each file's settings pick a ``variant``), or None with ``--no-cache``."""
     if args.no_cache:
         return None
     from boundlint.cache import Cache, default_dir
+    from boundlint.config import Settings
     from boundlint.engine import set_index_cache
 
     set_index_cache(str(default_dir(args.cache_dir)))  # module summaries of the project index
-    return Cache(default_dir(args.cache_dir), settings.fingerprint())
+    return Cache(default_dir(args.cache_dir), Settings().fingerprint())
 
 
 # -- audit ------------------------------------------------------------------------------
@@ -318,7 +355,8 @@ def _add_audit_parser(sub) -> None:
                        help="exit 1 when a finding matches these codes or prefixes (e.g. BND1,BND203)")
     audit.add_argument("--top", type=int, default=None, metavar="N",
                        help="show the N riskiest handlers (0: all; default 30 in the terminal, all elsewhere)")
-    audit.add_argument("--config", metavar="FILE", help="read [tool.boundlint] from FILE instead of the nearest pyproject.toml")
+    audit.add_argument("--config", metavar="FILE",
+                       help="read [tool.boundlint] from FILE for every file, instead of each file's nearest pyproject.toml")
     audit.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     audit.add_argument("--select", type=_codes)
     audit.add_argument("--ignore", type=_codes)
@@ -340,8 +378,8 @@ def _audit(args) -> int:
     for code in args.fail_on or ():
         if not code.startswith("BND"):
             raise UsageError(f"--fail-on: {code!r} is not a code or prefix such as BND1 or BND203")
-    settings, root = _settings(args)
+    tree = _tree(args)
     try:
-        return run_audit(args, settings, root)
+        return run_audit(args, tree)
     except AuditError as exc:
         raise UsageError(str(exc)) from None

@@ -158,12 +158,14 @@ class Config:
 
     ``path`` is None when no file was found (defaults apply); ``root`` is the
     directory that ``exclude`` and ``per-file-ignores`` patterns are relative
-    to (the config file's directory, else the current directory).
+    to (the config file's directory, else the current directory).  ``keys``:
+    the Settings fields the file set (family options as ``extra.<name>``).
     """
 
     settings: Settings
     path: str | None
     root: str
+    keys: frozenset = frozenset()
 
 
 def _display(path: str) -> str:
@@ -234,7 +236,9 @@ def load_config(paths: Iterable[str] = (), config_file: str | None = None, isola
 
     *config_file* (``--config``) wins; else the nearest pyproject.toml with
     ``[tool.boundlint]`` from the first path (or the current directory)
-    upward; *isolated* ignores every file.  Raises ConfigError.
+    upward; *isolated* ignores every file.  Raises ConfigError.  One config
+    for all *paths*: the command line judges each file by its own config
+    instead (``hierarchy.ConfigTree``).
     """
     cwd = os.getcwd()
     if isolated:
@@ -255,7 +259,15 @@ def load_config(paths: Iterable[str] = (), config_file: str | None = None, isola
         else:  # a boundlint-only file: the keys sit at the top level
             table, where = data, "top level"
     settings = settings_from_table(table, _display(config_file), where)
-    return Config(settings, os.path.abspath(config_file), os.path.dirname(os.path.abspath(config_file)))
+    return Config(settings, os.path.abspath(config_file), os.path.dirname(os.path.abspath(config_file)),
+                  _keys_set(table))
+
+
+def _keys_set(table: Mapping[str, object]) -> frozenset:
+    """The Settings fields a (validated) table sets: ``select`` ..., ``extra.<option>``."""
+    keys = {TOP_LEVEL[k][2] for k in table if k in TOP_LEVEL}
+    keys.update(f"extra.{n}" for k, v in table.items() if k in FAMILY_TABLES for n in v)
+    return frozenset(keys)
 
 
 def _suggest(word: str, choices: Iterable[str]) -> str:

@@ -33,6 +33,7 @@ def check_document(source: str | bytes, path: str, settings: Settings, root: str
 
     if excluded(path, settings.exclude + settings.extend_exclude, root):
         return None
+    _register(source, path)
     if isinstance(source, str):
         lines = source.count("\n") + (0 if source.endswith("\n") or not source else 1)
         result = FileResult(path, check_source(source, path, settings), lines)
@@ -44,18 +45,44 @@ def check_document(source: str | bytes, path: str, settings: Settings, root: str
     return result
 
 
+def _register(source: str | bytes, path: str) -> None:
+    """Let the project index read *source* as the module at *path* (the buffer, not the file on disk)."""
+    import os
+
+    from boundlint.index import build
+
+    if not path.endswith((".py", ".pyi")) or path == "-":
+        return
+    if isinstance(source, bytes):
+        from boundlint.source import DecodeError, decode_source
+
+        try:
+            source = decode_source(source)
+        except DecodeError:
+            return
+    full = os.path.abspath(path)
+    if build.OVERRIDES.get(full) != source:
+        build.OVERRIDES[full] = source
+        build.refresh(full)
+
+
 def _cached(data: bytes, path: str, settings: Settings, cache) -> FileResult:
     if cache is None:
         return check_bytes(data, path, settings)
     from boundlint.cache import content_key
 
+    from boundlint.engine import project_view
+    from boundlint.index.view import still_valid
+
     key = content_key(data)
     hit = cache.get(key, path)
+    if hit is not None and hit[2] and not still_valid(project_view(path).index, hit[2]):
+        hit = None  # another module of the project changed an answer this judgement relied on
     if hit is not None:
         return FileResult(path, hit[0], hit[1])
     result = check_bytes(data, path, settings)
-    if not any(f.code == "BND002" for f in result.findings):  # a failed check is retried next time
-        cache.put(key, result.findings, result.lines)
+    if not result.failed and not any(f.code == "BND002" for f in result.findings):  # retried next time
+        cache.put(key, result.findings, result.lines, result.consulted)
         cache.flush()
     return result
 

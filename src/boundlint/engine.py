@@ -20,6 +20,7 @@ from typing import Iterable, Sequence
 from boundlint.config import Settings
 from boundlint.finding import Finding
 from boundlint.noqa import noqa_lines, suppressed
+from boundlint.schedule import WALL_FACTOR, cpu_seconds, describe_limit
 from boundlint.source import DecodeError, decode_source
 
 RECURSION_LIMIT = 6000
@@ -36,6 +37,9 @@ class FileResult:
     facts: dict | None = None
     # The project questions the judgement asked, with a digest of each answer (for the exact cache).
     consulted: dict | None = None
+    # The check did not complete (time limit, crash, a failing rule), whether or not BND001/BND002
+    # is selected: such a result is never cached, so the next run tries again.
+    failed: bool = False
 
 
 def _meta_finding(code: str, path: str, reason: str, line: int = 1, column: int = 1) -> Finding:
@@ -55,7 +59,7 @@ def enabled_rules(settings: Settings) -> list[type]:
 
 def check_source(text: str, path: str, settings: Settings, rules: Sequence[type] | None = None,
                  apply_noqa: bool = True, prefilter: bool = True, collectors: Sequence = (),
-                 facts: dict | None = None, project=None) -> list[Finding]:
+                 facts: dict | None = None, project=None, failed: list | None = None) -> list[Finding]:
     """Findings for one module's source *text* (already decoded), sorted, noqa applied.
 
     A parse failure becomes one BND001 finding; a failing rule becomes
@@ -78,6 +82,8 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
     ``project``: the ``index.view.ProjectView`` of the file's module (what
     other modules of its project say); by default the index of the project
     *path* belongs to, when *path* is a file on disk, else none.
+    *failed*, when given, gets an entry when the analysis itself failed
+    (BND002), even if BND002 is not selected.
     """
     import libcst as cst
 
@@ -105,7 +111,9 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
             return _filter([_meta_finding("BND001", path, reason, line, column)], text, settings, apply_noqa)
     except RecursionError:
         return _filter([_meta_finding("BND001", path, "too deeply nested to parse")], text, settings, apply_noqa)
-    except MemoryError:
+    except MemoryError:  # depends on what else the machine is doing: marked failed, so never cached
+        if failed is not None:
+            failed.append("BND001")
         return _filter([_meta_finding("BND001", path, "too large to parse")], text, settings, apply_noqa)
     except Exception as exc:  # the parser itself failed on odd input
         return _filter([_meta_finding("BND001", path, f"parser error: {type(exc).__name__}: {exc}")], text, settings,
@@ -143,12 +151,14 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
             sys.setrecursionlimit(depth)
     if errors and sink and not findings:
         findings = _positions_or_nothing(module, sink, path)
+    if errors and failed is not None:
+        failed.append(errors[0])
     findings += errors
-    findings += _text_findings(rules, text, path)
+    findings += _text_findings(rules, text, path, failed)
     return _filter(findings, text, settings, apply_noqa)
 
 
-def _text_findings(rules: Sequence[type], text: str, path: str) -> list[Finding]:
+def _text_findings(rules: Sequence[type], text: str, path: str, failed: list | None = None) -> list[Finding]:
     """Findings of the rules with a ``check_text(text, path)`` classmethod (comment checks)."""
     findings = []
     for cls in rules:
@@ -160,6 +170,8 @@ def _text_findings(rules: Sequence[type], text: str, path: str) -> list[Finding]
                 findings.append(Finding(path, line, column, cls.code, message, line, column, cls.hint))
         except Exception as exc:  # same isolation as a failing traversal hook
             findings.append(_meta_finding("BND002", path, _rule_failed(cls, exc)))
+            if failed is not None:
+                failed.append(findings[-1])
     return findings
 
 
@@ -482,12 +494,13 @@ def check_bytes(data: bytes, path: str, settings: Settings, rules: Sequence[type
         return FileResult(path, _filter([_meta_finding("BND001", path, f"cannot decode: {exc}", exc.line, exc.column)], "", settings))
     lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     view = project_view(path)
+    failed: list = []
     if collectors:
         facts: dict = {}
-        found = check_source(text, path, settings, rules, collectors=collectors, facts=facts, project=view)
-        return FileResult(path, found, lines, facts, dict(view.consulted))
-    return FileResult(path, check_source(text, path, settings, rules, prefilter=prefilter, project=view), lines,
-                      consulted=dict(view.consulted))
+        found = check_source(text, path, settings, rules, collectors=collectors, facts=facts, project=view, failed=failed)
+        return FileResult(path, found, lines, facts, dict(view.consulted), failed=bool(failed))
+    found = check_source(text, path, settings, rules, prefilter=prefilter, project=view, failed=failed)
+    return FileResult(path, found, lines, consulted=dict(view.consulted), failed=bool(failed))
 
 
 def project_view(path: str):
@@ -543,12 +556,14 @@ def _read(path: str) -> bytes:
 
 # -- isolation: worker processes ------------------------------------------------------
 
-def _worker_main(conn, settings: Settings, collectors: Sequence = ()) -> None:
-    """Worker loop: receive chunks of ``(index, path)``, report ``start`` / ``done`` per file.
+def _worker_main(conn, collectors: Sequence = ()) -> None:
+    """Worker loop: receive chunks of ``(index, path, settings)``, report ``start`` / ``done`` per file.
 
-    Everything a file can raise becomes a BND002 result; only a native crash
-    or the parent's kill ends the loop early.  SIGINT is ignored: the parent
-    handles Ctrl-C and stops its workers.
+    Each file is checked with the settings it came with (its own config's);
+    the rules each settings enables are looked up once.  Everything a file
+    can raise becomes a BND002 result; only a native crash or the parent's
+    kill ends the loop early.  SIGINT is ignored: the parent handles Ctrl-C
+    and stops its workers.
     """
     import faulthandler
     import signal
@@ -556,18 +571,21 @@ def _worker_main(conn, settings: Settings, collectors: Sequence = ()) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     faulthandler.disable()  # a native crash is reported by the parent as BND001; no dump on stderr
     sys.setrecursionlimit(RECURSION_LIMIT)
-    try:
-        rules: Sequence[type] | BaseException = enabled_rules(settings)
-    except Exception as exc:  # every file then reports it, rather than the worker dying unexplained
-        rules = exc
+    known: dict[Settings, Sequence[type] | BaseException] = {}
     try:
         while True:
             chunk = conn.recv()
             if chunk is None:
                 return
-            for index, path in chunk:
+            for _, _, settings in chunk:  # before any "start": loading rules is no file's fault
+                if settings not in known:
+                    try:
+                        known[settings] = enabled_rules(settings)
+                    except Exception as exc:  # every file then reports it, rather than the worker dying unexplained
+                        known[settings] = exc
+            for index, path, settings in chunk:
                 conn.send(("start", index))
-                result = _check_contained(path, settings, rules, collectors)
+                result = _check_contained(path, settings, known[settings], collectors)
                 try:
                     conn.send(("done", index, result))
                 except OSError:
@@ -590,7 +608,7 @@ def _check_contained(path: str, settings: Settings, rules, collectors: Sequence)
 
 
 def _failed(path: str, settings: Settings, reason: str, code: str = "BND002") -> FileResult:
-    return FileResult(path, _filter([_meta_finding(code, path, reason)], "", settings))
+    return FileResult(path, _filter([_meta_finding(code, path, reason)], "", settings), failed=True)
 
 
 @dataclass(eq=False)
@@ -601,6 +619,8 @@ class _Worker:
     current: int | None = None  # the file between its "start" and "done"
     since: float = 0.0  # the last sign of progress: chunk sent, file started or finished
     busy: bool = False
+    cpu: float | None = None  # the worker's CPU seconds when the current file started (None: unknown)
+    grace: float = 0.0  # seconds added to the current file's deadline while the worker waited for a core
 
 
 def _context():
@@ -610,9 +630,9 @@ def _context():
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def _start_worker(mp, settings: Settings, collectors: Sequence = ()) -> _Worker:
+def _start_worker(mp, collectors: Sequence = ()) -> _Worker:
     parent, child = mp.Pipe(duplex=True)
-    process = mp.Process(target=_worker_main, args=(child, settings, tuple(collectors)), daemon=True)
+    process = mp.Process(target=_worker_main, args=(child, tuple(collectors)), daemon=True)
     try:
         process.start()
     finally:
@@ -643,9 +663,11 @@ class _Pool:
     # in between) is blamed on the next file of its chunk, so the run always ends.
     MAX_IDLE_DEATHS = 3
 
-    def __init__(self, paths: Sequence[str], settings: Settings, chunks: deque, collectors: Sequence, progress) -> None:
+    def __init__(self, paths: Sequence[str], settings: Sequence[Settings], chunks: deque, collectors: Sequence,
+                 progress, limits: Sequence[float | None]) -> None:
         self.paths = paths
-        self.settings = settings
+        self.settings = settings  # per index
+        self.limits = limits  # per index: seconds, or None for no limit
         self.pending = chunks
         self.collectors = collectors
         self.progress = progress
@@ -653,8 +675,6 @@ class _Pool:
         self.workers: list[_Worker] = []
         self.mp = _context()
         self.idle_deaths = 0
-        limit = settings.timeout
-        self.limit = float(limit) if limit and limit > 0 else None
 
     def record(self, index: int, result: FileResult) -> None:
         if index in self.results:
@@ -666,7 +686,7 @@ class _Pool:
     def start(self) -> bool:
         """Start one worker and give it work; False when no process can be started."""
         try:
-            w = _start_worker(self.mp, self.settings, self.collectors)
+            w = _start_worker(self.mp, self.collectors)
         except OSError:
             return False
         self.workers.append(w)
@@ -680,17 +700,44 @@ class _Pool:
             w.busy, w.chunk = False, deque()
             return
         chunk = self.pending.popleft()
-        w.chunk, w.busy = deque(index for index, _ in chunk), True
+        w.chunk, w.busy = deque(index for index, _, _ in chunk), True
         try:
             w.conn.send(chunk)
         except OSError:
             pass  # the worker is dead: its pipe reads as EOF next, and the chunk is requeued then
 
     def deadline(self, w: _Worker) -> float | None:
-        """When *w* counts as stuck: a file over the time limit, or no sign of life for twice as long."""
-        if self.limit is None:
+        """When *w* counts as stuck: a file over its time limit, or no sign of life for twice the next one's."""
+        limit = self.limit(w)
+        if limit is None:
             return None
-        return w.since + (self.limit if w.current is not None else 2 * self.limit)
+        return w.since + (limit + w.grace if w.current is not None else 2 * limit)
+
+    def starved(self, w: _Worker, now: float) -> bool:
+        """True when *w* is past its deadline only for want of CPU: the limit then counts CPU time.
+
+        A file is judged by the CPU time it used (so machine load never turns
+        a finding into BND002), up to a wall-clock backstop of
+        ``WALL_FACTOR`` times its limit for a worker that hangs without
+        computing.  The deadline is pushed back by the CPU time still due.
+        """
+        limit = self.limit(w)
+        if w.current is None or w.cpu is None or limit is None or now - w.since >= WALL_FACTOR * limit:
+            return False
+        used = cpu_seconds(w.process.pid)
+        if used is None or used - w.cpu >= limit:
+            return False
+        due = limit - (used - w.cpu)  # the earliest the file can exhaust its CPU time is `due` seconds from now
+        w.grace = max(w.grace + 0.25, now + due - w.since - limit)
+        return True
+
+    def limit(self, w: _Worker) -> float | None:
+        """The time limit of the file *w* holds or starts next (the largest one between chunks)."""
+        if w.current is not None:
+            return self.limits[w.current]
+        if w.chunk:
+            return self.limits[w.chunk[0]]
+        return max((x for x in self.limits if x is not None), default=None)
 
     def lose(self, w: _Worker, reason: str, code: str) -> None:
         """*w* died or hung: kill it, report the file it held, requeue the rest, start a fresh one."""
@@ -706,10 +753,10 @@ class _Pool:
                 blamed = w.chunk[0]
         if blamed is not None:
             self.idle_deaths = 0
-            self.record(blamed, _failed(self.paths[blamed], self.settings, reason, code))
+            self.record(blamed, _failed(self.paths[blamed], self.settings[blamed], reason, code))
         rest = [i for i in w.chunk if i not in self.results]
         if rest:
-            self.pending.appendleft([(i, self.paths[i]) for i in rest])
+            self.pending.appendleft([(i, self.paths[i], self.settings[i]) for i in rest])
         if self.pending:
             self.start()
 
@@ -723,7 +770,8 @@ class _Pool:
             return
         kind = msg[0]
         if kind == "start":
-            w.current, w.since = msg[1], time.monotonic()
+            w.current, w.since, w.grace = msg[1], time.monotonic(), 0.0
+            w.cpu = cpu_seconds(w.process.pid)
         elif kind == "done":
             self.idle_deaths = 0
             self.record(msg[1], msg[2])
@@ -758,9 +806,9 @@ class _Pool:
                     self.receive(w)
                     continue
                 deadline = self.deadline(w)
-                if deadline is not None and now >= deadline:
-                    self.lose(w, f"skipped: checking took longer than {self.limit:g} s (the per-file time limit)",
-                              "BND002")
+                if deadline is not None and now >= deadline and not self.starved(w, now):
+                    self.lose(w, f"skipped: checking took longer than {describe_limit(self.limit(w))} s "
+                                 "(the per-file time limit)", "BND002")
 
     def stop(self, graceful: bool) -> None:
         """End every worker: ask politely after a normal run, kill at once after an error or Ctrl-C."""
@@ -783,30 +831,32 @@ class _Pool:
 
 
 def check_files(paths: Sequence[str], settings: Settings, jobs: int | None = None, progress=None,
-                collectors: Sequence = ()) -> list[FileResult]:
+                collectors: Sequence = (), per_file: Sequence[Settings] | None = None) -> list[FileResult]:
     """Check *paths* in isolated worker processes; results sorted by path, one per path.
 
-    ``jobs``: worker count (default: all cores, fewer for a handful of
-    files; an explicit count is honoured up to one worker per file).
-    ``progress``: optional callable ``(done, total)`` for progress display.
-    A worker killed by a signal or exceeding ``settings.timeout`` seconds on
-    one file (0 or None: no limit) is replaced; that file is reported
-    (BND001 crash, BND002 time limit) and the rest of its chunk goes on.
-    ``collectors``: see ``check_source``; each result's ``facts`` holds theirs.
-    When no worker process can be started at all, files are checked in this
-    process instead.
+    ``per_file``: the settings of each path (same order; e.g. each file's
+    own config), else *settings* for all.  ``jobs``: worker count (default:
+    as many as the total size of the files warrants, up to every core; see
+    ``boundlint.schedule``; an explicit count is honoured up to one worker
+    per file).  ``progress``: optional callable ``(done, total)``.  A worker
+    killed by a signal, or exceeding a file's time limit (its ``timeout``
+    plus an allowance per MB, ``schedule.time_limit``; 0 or None: no limit),
+    is replaced; that file is reported (BND001 crash, BND002 time limit) and
+    the rest of its chunk goes on.  ``collectors``: see ``check_source``;
+    each result's ``facts`` holds theirs.  When no worker process can be
+    started at all, files are checked in this process instead.
     """
+    from boundlint.schedule import plan, time_limit
+
     total = len(paths)
     if total == 0:
         return []
-    cores = os.cpu_count() or 1
-    if jobs is None:
-        jobs = min(cores, max(1, total // 8) if total < 64 else cores)
-    jobs = max(1, min(jobs, total))
-    chunk_size = max(1, min(32, total // (jobs * 8) or 1))
-    indexed = list(enumerate(paths))
-    pool = _Pool(paths, settings, deque(indexed[s:s + chunk_size] for s in range(0, total, chunk_size)),
-                 collectors, progress)
+    each = list(per_file) if per_file is not None else [settings] * total
+    sizes = [_size(p) for p in paths]
+    jobs, order = plan(sizes, jobs, _cores())
+    limits = [time_limit(s.timeout, size) for s, size in zip(each, sizes)]
+    chunks = deque([(i, paths[i], each[i]) for i in chunk] for chunk in order)
+    pool = _Pool(paths, each, chunks, collectors, progress, limits)
     graceful = False
     try:
         pool.run(jobs)
@@ -814,50 +864,81 @@ def check_files(paths: Sequence[str], settings: Settings, jobs: int | None = Non
     finally:
         pool.stop(graceful)
     if len(pool.results) < total:
-        rules = enabled_rules(settings)
+        known: dict[Settings, list[type]] = {}
         for index in range(total):
             if index not in pool.results:
-                pool.record(index, _check_contained(paths[index], settings, rules, collectors))
+                if each[index] not in known:
+                    known[each[index]] = enabled_rules(each[index])
+                rules = known[each[index]]
+                pool.record(index, _check_contained(paths[index], each[index], rules, collectors))
     return [pool.results[i] for i in sorted(pool.results, key=lambda i: paths[i])]
 
 
-def check_paths(paths: Iterable[str], settings: Settings, jobs: int | None = None, progress=None,
-                root: str | None = None, collectors: Sequence = (), cache=None) -> list[FileResult]:
+def _size(path: str) -> int:
+    """*path*'s size in bytes (0 when it cannot be read: it fails fast)."""
+    try:
+        return os.stat(path).st_size
+    except (OSError, ValueError):
+        return 0
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def check_paths(paths: Iterable[str], settings: Settings | None, jobs: int | None = None, progress=None,
+                root: str | None = None, collectors: Sequence = (), cache=None, tree=None) -> list[FileResult]:
     """Discover files under *paths* and check them; raises files.PathError for a missing path.
 
-    *root* (the config file's directory) anchors ``exclude`` patterns and
-    turns on ``respect_gitignore``; without it discovery behaves as before.
-    *cache* (a ``boundlint.cache.Cache``) serves unchanged files; it is not
-    used with *collectors*, whose facts are not cached.
+    *tree* (a ``hierarchy.ConfigTree``) gives each file its own config's
+    settings and each directory its own exclude patterns; *settings* and
+    *root* are then unused (raises ConfigError for a broken config it
+    reaches).  Without it, *settings* apply to every file and *root* (the
+    config file's directory) anchors ``exclude`` patterns and turns on
+    ``respect_gitignore``.  *cache* (a ``boundlint.cache.Cache``) serves
+    unchanged files; it is not used with *collectors*, whose facts are not
+    cached.
     """
     from boundlint.files import discover
     from boundlint.index.build import prime
 
-    if root is None:
+    per_file = None
+    if tree is not None:
+        files = tree.discover(paths)
+        per_file = [tree.for_path(f).settings for f in files]
+        settings = per_file[0] if per_file else Settings()
+    elif root is None:
         files = discover(paths, settings.exclude + settings.extend_exclude)
     else:
         files = discover(paths, settings.exclude + settings.extend_exclude, root=root,
                          respect_gitignore=settings.respect_gitignore)
     prime(files, _INDEX_CACHE_DIR)  # before workers fork, so they share the project indexes
     if cache is not None and not collectors:
-        return check_files_cached(files, settings, cache, jobs, progress)
-    return check_files(files, settings, jobs, progress, collectors)
+        return check_files_cached(files, settings, cache, jobs, progress, per_file)
+    return check_files(files, settings, jobs, progress, collectors, per_file)
 
 
 def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: int | None = None,
-                       progress=None) -> list[FileResult]:
+                       progress=None, per_file: Sequence[Settings] | None = None) -> list[FileResult]:
     """``check_files`` behind the result cache (a ``boundlint.cache.Cache``, or None for none).
 
-    Each file's bytes are hashed; hits are served from the cache, misses are
-    checked in workers and stored, unless the result says the check itself
-    failed (BND002, or an unreadable file).  Results are sorted by path.
+    Each file's bytes are hashed; hits are served from the cache of the
+    file's own settings (``per_file``, else *settings*), misses are checked
+    in workers and stored, unless the check itself failed (a time limit, a
+    crash, BND002, an unreadable file), whether or not that code is
+    selected.  Results are sorted by path.
     """
     if cache is None:
-        return check_files(paths, settings, jobs, progress)
+        return check_files(paths, settings, jobs, progress, per_file=per_file)
     from boundlint.cache import content_key
     from boundlint.index.build import index_for
     from boundlint.index.view import still_valid
 
+    each = dict(zip(paths, per_file)) if per_file is not None else {}
     results: list[FileResult] = []
     misses: list[str] = []
     keys: dict[str, str] = {}
@@ -867,7 +948,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
         except OSError:
             misses.append(path)
             continue
-        hit = cache.get(key, path)
+        hit = cache.variant(each.get(path, settings)).get(key, path)
         if hit is not None and hit[2] and not still_valid(index_for(path, _INDEX_CACHE_DIR), hit[2]):
             hit = None  # another module changed what this file's judgement asked of the project
         if hit is None:
@@ -879,10 +960,11 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
     if progress is not None and done:
         progress(done, len(paths))
     wrapped = None if progress is None else (lambda n, _total: progress(done + n, len(paths)))
-    for result in check_files(misses, settings, jobs, wrapped):
+    miss_settings = [each[p] for p in misses] if per_file is not None else None
+    for result in check_files(misses, settings, jobs, wrapped, per_file=miss_settings):
         key = keys.get(result.path)
-        if key is not None and not any(f.code == "BND002" for f in result.findings):
-            cache.put(key, result.findings, result.lines, result.consulted)
+        if key is not None and not result.failed and not any(f.code == "BND002" for f in result.findings):
+            cache.variant(each.get(result.path, settings)).put(key, result.findings, result.lines, result.consulted)
         results.append(result)
     cache.flush()
     results.sort(key=lambda r: r.path)

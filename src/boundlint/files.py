@@ -11,7 +11,7 @@ named explicitly is walked even when it is itself ignored.
 from __future__ import annotations
 
 import os
-from typing import Iterable
+from typing import Callable, Iterable, NamedTuple
 
 SKIP_DIRS = frozenset({
     ".git", ".hg", ".svn", ".bzr", "__pycache__", "node_modules", ".venv", "venv", ".tox", ".nox",
@@ -30,33 +30,42 @@ def _is_virtualenv(path: str) -> bool:
 
 
 def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | None = None,
-             respect_gitignore: bool = False) -> list[str]:
+             respect_gitignore: bool = False, rules_for: Callable[[str], object] | None = None) -> list[str]:
     """Files to check under *paths*, sorted, each once.
 
     Explicit file paths are kept whatever their suffix (as flake8 and ruff
     do); directories contribute ``*.py`` and ``*.pyi`` files.  With *root*,
     ``exclude`` patterns are relative to *root* for paths under it, and an
     explicit file matching them is skipped too (so pre-commit, which names
-    files, honours ``exclude``).  Raises PathError for a path that does not
-    exist (a broken symlink given explicitly is kept, so it is reported as
-    unreadable), and so is a directory below *paths* that cannot be listed.
+    files, honours ``exclude``).  *rules_for* (a directory -> an object with
+    ``spec``, ``anchor`` and ``respect_gitignore``, e.g.
+    ``hierarchy.ConfigTree.dir_rules``) replaces *exclude*, *root* and
+    *respect_gitignore* with per-directory answers: each entry is judged by
+    the rules of the directory that holds it.  Raises PathError for a path
+    that does not exist (a broken symlink given explicitly is kept, so it is
+    reported as unreadable), and so is a directory below *paths* that cannot
+    be listed.
     """
-    spec = _spec(exclude)
-    anchor = os.path.abspath(root) if root is not None else None
+    use_git = True
+    if rules_for is None:
+        fixed = _Rules(_spec(exclude), os.path.abspath(root) if root is not None else None, respect_gitignore)
+        rules_for = lambda _directory: fixed  # noqa: E731
+        use_git = respect_gitignore
     found: dict[str, None] = {}
     for raw in paths:
         if not os.path.lexists(raw):
             raise PathError(f"path does not exist: {raw}")
         if not os.path.isdir(raw):
-            if spec is not None and anchor is not None and _under(anchor, raw) is not None \
-                    and spec.match_file(_under(anchor, raw)):
+            rules = rules_for(os.path.dirname(os.path.abspath(raw)))
+            rel = _under(rules.anchor, raw) if rules.spec is not None and rules.anchor is not None else None
+            if rel is not None and rules.spec.match_file(rel):
                 continue
             found[os.path.normpath(raw)] = None
             continue
         seen: set[tuple[int, int]] = set()
         root_dir = os.path.normpath(raw)
-        ignores = _GitIgnores(root_dir) if respect_gitignore else None
-        base = anchor if anchor is not None and _under(anchor, root_dir) is not None else None
+        # Read .gitignore files whenever some directory's rules may want them.
+        ignores = _GitIgnores(root_dir) if use_git else None
         # A directory that cannot be listed is kept as a path, so it is reported (BND001), not skipped.
         unlistable = lambda err: found.setdefault(err.filename, None) if isinstance(err, PermissionError) else None  # noqa: E731
         for dirpath, dirnames, filenames in os.walk(root_dir, onerror=unlistable, followlinks=True):
@@ -69,7 +78,14 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
                 dirnames[:] = []
                 continue
             seen.add((st.st_dev, st.st_ino))
-            rel_dir = os.path.relpath(dirpath if base is None else os.path.abspath(dirpath), root_dir if base is None else base)
+            full_dir = os.path.abspath(dirpath)
+            rules = rules_for(full_dir)
+            spec = rules.spec
+            # Patterns are relative to their config's directory, else to the walk root.
+            rel_dir = _under(rules.anchor, full_dir) if rules.anchor is not None else None
+            if rel_dir is None:
+                rel_dir = os.path.relpath(dirpath, root_dir).replace(os.sep, "/")
+            gitignored = ignores.ignored if ignores is not None and rules.respect_gitignore else None
             if ignores is not None:
                 ignores.enter(dirpath)
             keep = []
@@ -79,7 +95,7 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
                     continue
                 if spec is not None and spec.match_file(_rel(rel_dir, d) + "/"):
                     continue
-                if ignores is not None and ignores.ignored(full, True):
+                if gitignored is not None and gitignored(full, True):
                     continue
                 keep.append(d)
             dirnames[:] = keep
@@ -91,7 +107,7 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
                 full = os.path.join(dirpath, name)
                 if os.path.isdir(full):
                     continue
-                if ignores is not None and ignores.ignored(full, False):
+                if gitignored is not None and gitignored(full, False):
                     continue
                 found[full] = None
     return sorted(found)
@@ -107,6 +123,14 @@ def excluded(path: str, exclude: Iterable[str], root: str) -> bool:
     spec = _spec(exclude)
     rel = _under(os.path.abspath(root), path)
     return spec is not None and rel is not None and bool(spec.match_file(rel))
+
+
+class _Rules(NamedTuple):
+    """Discovery rules of one directory: exclude spec (or None), its anchor (or None), gitignore on/off."""
+
+    spec: object
+    anchor: str | None
+    respect_gitignore: bool
 
 
 def _under(base: str, path: str) -> str | None:

@@ -19,16 +19,20 @@ class AuditError(Exception):
     """A problem the command line reports in one line (bad path, unwritable output)."""
 
 
-def collect(paths, settings, root=None, jobs=None, progress=None):
+def collect(paths, settings, root=None, jobs=None, progress=None, tree=None):
     """``(results, seconds)``: run the engine with the audit collector over *paths*.
 
-    Raises ``files.PathError`` for a missing path.
+    *tree* (a ``hierarchy.ConfigTree``) judges each file with its own
+    config, and *settings* / *root* are then unused.  Raises
+    ``files.PathError`` for a missing path, ``config.ConfigError`` for a
+    broken config.
     """
     from boundlint.audit.collector import AuditCollector
     from boundlint.engine import check_paths
 
     started = time.monotonic()
-    results = check_paths(paths, settings, jobs=jobs, progress=progress, root=root, collectors=(AuditCollector,))
+    results = check_paths(paths, settings, jobs=jobs, progress=progress, root=root, collectors=(AuditCollector,),
+                          tree=tree)
     return results, time.monotonic() - started
 
 
@@ -59,10 +63,14 @@ def failing(report_findings, fail_on: tuple[str, ...]) -> bool:
     return any(f.code.startswith(prefix) for f in report_findings for prefix in fail_on)
 
 
-def run_audit(args, settings, root) -> int:
-    """The ``audit`` subcommand behind the CLI; returns the exit status (0, or 1 with ``--fail-on``)."""
+def run_audit(args, tree) -> int:
+    """The ``audit`` subcommand behind the CLI; returns the exit status (0, or 1 with ``--fail-on``).
+
+    *tree* (a ``hierarchy.ConfigTree``) gives each file its own config's settings.
+    """
     from boundlint.audit.model import build_report
     from boundlint.audit.progress import Progress
+    from boundlint.config import ConfigError
     from boundlint.files import PathError
     from boundlint.rules.base import all_rules
 
@@ -70,18 +78,16 @@ def run_audit(args, settings, root) -> int:
     if not args.quiet and sys.stderr.isatty():
         progress = Progress(sys.stderr)
     try:
-        results, seconds = collect(args.paths, settings, root, args.jobs, progress)
-    except PathError as exc:
+        results, seconds = collect(args.paths, None, None, args.jobs, progress, tree=tree)
+    except (PathError, ConfigError) as exc:
         raise AuditError(str(exc)) from None
     finally:
         if progress is not None:
             progress.close()
-    if settings.per_file_ignores:
-        from boundlint.config import PerFileIgnores
-
-        pfi = PerFileIgnores(settings.per_file_ignores, root)
-        for r in results:
-            r.findings = [f for f in r.findings if not pfi.ignored(f.path, f.code)]
+    if not results and not args.quiet:
+        print("boundlint audit: warning: No Python files found under the given path(s)", file=sys.stderr)
+    for r in results:
+        r.findings = [f for f in r.findings if not tree.ignored(f.path, f.code)]
     base = _display_root(args.paths)
     report = build_report(results, seconds, base, {c: cls.name for c, cls in all_rules().items()})
     report.paths = [str(p) for p in args.paths]
@@ -100,20 +106,16 @@ def run_audit(args, settings, root) -> int:
         if not args.quiet:
             print(f"boundlint audit: wrote {args.output}", file=sys.stderr)
     else:
-        _write(sys.stdout, render(report, fmt, top, color=sys.stdout.isatty()))
+        from boundlint.output import write_stdout
+
+        text = render(report, fmt, top, color=sys.stdout.isatty())
+        encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+        # characters the stream's encoding lacks (`…` on an ASCII pipe) become `?`
+        write_stdout(text.encode(encoding, "replace").decode(encoding))
     fail_on = tuple(args.fail_on or ())
     if fail_on and failing((f for r in results for f in r.findings), fail_on):
         return 1
     return 0
-
-
-def _write(stream, text: str) -> None:
-    """Write *text*; characters the stream's encoding lacks (``…`` on an ASCII pipe) become ``?``."""
-    try:
-        stream.write(text)
-    except UnicodeEncodeError:
-        encoding = getattr(stream, "encoding", None) or "ascii"
-        stream.write(text.encode(encoding, "replace").decode(encoding))
 
 
 def created_now() -> str:

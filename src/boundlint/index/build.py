@@ -185,6 +185,15 @@ def prime(paths: list[str], cache_dir: str | None = None) -> None:
                 index_for(path, cache_dir)
 
 
+def refresh(path: str) -> None:
+    """Re-read the module at *path* (its override text, else the file) in every index that holds it."""
+    for root, index in list(_PROJECTS.items()):
+        entry = index.entry_for(path)
+        if entry is not None:
+            entry.summary = summary_of(_read_text(path), entry.names[0], entry.is_package)
+            index._reverse = None
+
+
 def reset() -> None:
     """Forget every built index (tests; a long-lived server after files change)."""
     _PROJECTS.clear()

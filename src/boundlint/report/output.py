@@ -68,8 +68,8 @@ def render(findings: Sequence[Finding], options: ReportOptions, *, files: int, h
     not shown), as the text to write; ends with a newline unless empty.
 
     *sources* maps paths to lines for the formats that quote the source (see
-    ``needs_sources``); *settings* (``config.Settings``) names the enabled rules for
-    SARIF's rule table.  Raises ValueError when ``options.check()`` complains.
+    ``needs_sources``); *settings* (a ``config.Settings``, or the set of those that
+    judged the files) names the enabled rules for SARIF's rule table.  Raises ValueError when ``options.check()`` complains.
     """
     problem = options.check()
     if problem:
@@ -99,7 +99,9 @@ def render(findings: Sequence[Finding], options: ReportOptions, *, files: int, h
         from boundlint.engine import enabled_rules
         from boundlint.report.sarif import format_sarif
 
-        return format_sarif(findings, {cls.code: cls for cls in enabled_rules(settings)}, sources=sources)
+        used = settings if isinstance(settings, (set, frozenset, list, tuple)) else [settings]
+        selected = {cls.code: cls for each in used for cls in enabled_rules(each)}  # per-file configs: their union
+        return format_sarif(findings, dict(sorted(selected.items())), sources=sources)
     if fmt == "github":
         from boundlint.report.github import format_github
 

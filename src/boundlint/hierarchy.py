@@ -1,0 +1,219 @@
+"""Which configuration judges which file: hierarchical ``[tool.boundlint]``, as ruff does it.
+
+Each file is judged with the ``[tool.boundlint]`` table of the nearest
+``pyproject.toml`` that has one, from the file's own directory upward to the
+repository root (the first directory holding ``.git``).  A file with no such
+table above it gets the defaults.  ``exclude`` and ``per-file-ignores``
+patterns are relative to the directory of the config that holds them (the
+current directory for the defaults).  Command-line flags apply on top of every
+config; ``--config FILE`` replaces every discovered config and ``--isolated``
+ignores them all.
+
+``ConfigTree`` answers these questions for one run and remembers each
+directory's answer, so a monorepo's files cost one upward search per
+directory, and each config file is read once.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from boundlint.config import (
+    FAMILY_TABLES, TOP_LEVEL, Config, ConfigError, PerFileIgnores, Settings, _boundlint_table, _display,
+    _load_toml, load_config, merge_cli, toml_value,
+)
+
+# The command-line flags that override a config (argparse dest names = Settings fields).
+OVERRIDES = ("select", "ignore", "extend_select", "extend_ignore", "exclude", "extend_exclude",
+             "respect_gitignore", "timeout")
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """The effective configuration of one directory.
+
+    ``settings``: the config's settings with the command-line flags applied.
+    ``path``: the config file (absolute), or None for the defaults.
+    ``root``: the directory ``exclude`` / ``per-file-ignores`` are relative to.
+    ``keys``: Settings fields the file set; ``cli``: fields the command line set.
+    """
+
+    settings: Settings
+    path: str | None
+    root: str
+    keys: frozenset = frozenset()
+    cli: frozenset = frozenset()
+
+
+@dataclass(frozen=True)
+class DirRules:
+    """What discovery needs in one directory: the exclude spec, its anchor, gitignore on or off."""
+
+    spec: object | None  # a pathspec.GitIgnoreSpec, or None when nothing is excluded
+    anchor: str
+    respect_gitignore: bool
+
+
+class ConfigTree:
+    """The per-directory configuration of one run.
+
+    *overrides*: command-line values by Settings field (None: not given).
+    *config_file* (``--config``) applies to every file; *isolated* ignores
+    every file.  Methods raise ``ConfigError`` (one line naming the file and
+    the key) when a config they reach is broken; a broken config that no
+    checked file reaches is never read.
+    """
+
+    def __init__(self, overrides: Mapping[str, object] | None = None, config_file: str | None = None,
+                 isolated: bool = False) -> None:
+        self.overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
+        self.cwd = os.getcwd()
+        self._dirs: dict[str, Resolved] = {}
+        self._paths: dict[str, Resolved] = {}
+        self._loaded: dict[str | None, Resolved] = {}
+        self._rules: dict[str | None, DirRules] = {}
+        self._ignores: dict[str | None, PerFileIgnores] = {}
+        self.fixed: Resolved | None = None
+        if isolated:
+            self.fixed = self._resolve(Config(Settings(), None, self.cwd))
+        elif config_file is not None:
+            self.fixed = self._resolve(load_config(config_file=config_file))
+
+    def _resolve(self, config: Config) -> Resolved:
+        hit = self._loaded.get(config.path)
+        if hit is None:
+            settings = merge_cli(config.settings, **self.overrides)
+            hit = Resolved(settings, config.path, config.root, config.keys, frozenset(self.overrides))
+            self._loaded[config.path] = hit
+        return hit
+
+    def for_path(self, path: str) -> Resolved:
+        """The configuration that judges *path* (a file: its directory's; a directory: its own)."""
+        if self.fixed is not None:
+            return self.fixed
+        hit = self._paths.get(path)
+        if hit is None:  # asked once per file by discovery, the checks and the report: one stat
+            full = os.path.abspath(path)
+            hit = self.for_dir(full if os.path.isdir(full) else os.path.dirname(full))
+            self._paths[path] = hit
+        return hit
+
+    def for_dir(self, directory: str) -> Resolved:
+        """The configuration of the files directly in *directory* (which need not exist)."""
+        if self.fixed is not None:
+            return self.fixed
+        here = os.path.abspath(directory)
+        hit = self._dirs.get(here)
+        if hit is not None:
+            return hit
+        chain = []
+        while not os.path.isdir(here) and os.path.dirname(here) != here:
+            chain.append(here)
+            here = os.path.dirname(here)
+        while True:
+            found = self._dirs.get(here)
+            if found is not None:
+                break
+            chain.append(here)
+            candidate = os.path.join(here, "pyproject.toml")
+            if os.path.isfile(candidate) and _has_table(candidate):
+                found = self._resolve(load_config(config_file=candidate))
+                break
+            parent = os.path.dirname(here)
+            if os.path.exists(os.path.join(here, ".git")) or parent == here:
+                found = self._resolve(Config(Settings(), None, self.cwd))
+                break
+            here = parent
+        for d in chain:
+            self._dirs[d] = found
+        return found
+
+    def dir_rules(self, directory: str) -> DirRules:
+        """Exclude patterns and gitignore use for the entries of *directory* (for ``files.discover``)."""
+        resolved = self.for_dir(directory)
+        rules = self._rules.get(resolved.path)
+        if rules is None:
+            patterns = list(resolved.settings.exclude + resolved.settings.extend_exclude)
+            spec = None
+            if patterns:
+                import pathspec
+
+                spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+            rules = DirRules(spec, os.path.abspath(resolved.root), resolved.settings.respect_gitignore)
+            self._rules[resolved.path] = rules
+        return rules
+
+    def discover(self, paths: Iterable[str]) -> list[str]:
+        """The files a run over *paths* checks, sorted; raises files.PathError and ConfigError."""
+        from boundlint.files import discover
+
+        return discover(paths, rules_for=self.dir_rules)
+
+    def ignored(self, path: str, code: str) -> bool:
+        """True when the ``per-file-ignores`` of *path*'s config ignore *code* there."""
+        resolved = self.for_path(path)
+        if not resolved.settings.per_file_ignores:
+            return False
+        pfi = self._ignores.get(resolved.path)
+        if pfi is None:
+            pfi = PerFileIgnores(resolved.settings.per_file_ignores, resolved.root)
+            self._ignores[resolved.path] = pfi
+        return pfi.ignored(path, code)
+
+
+def _has_table(path: str) -> bool:
+    """True when *path* has ``[tool.boundlint]``, or is broken TOML (so the error is reported, not skipped)."""
+    try:
+        return _boundlint_table(_load_toml(path)) is not None
+    except ConfigError:
+        return True
+
+
+# -- --show-settings ------------------------------------------------------------------------
+
+def describe(path: str, resolved: Resolved) -> str:
+    """The effective settings of *path* as TOML lines, each with a comment saying where it came from.
+
+    Origins: ``default``, the config file (shown relative to the current
+    directory), ``command line``, or ``<file> + command line`` for an
+    ``extend-*`` key both set.
+    """
+    from boundlint.schedule import SECONDS_PER_MB, time_limit
+
+    source = _display(resolved.path) if resolved.path else None
+    lines = [f"# Settings for {path}",
+             f"# config: {source or 'none (defaults)'}; patterns are relative to {_display(resolved.root) or '.'}"]
+    rows = []
+    s = resolved.settings
+    for key, (kind, _, attr) in TOP_LEVEL.items():
+        value = getattr(s, attr)
+        text = "{" + ", ".join(f"{toml_value(g)} = {toml_value(c)}" for g, c in value) + "}" \
+            if kind == "code-table" else toml_value(value)
+        rows.append((f"{key} = {text}", _origin(attr in resolved.keys, attr in resolved.cli, attr, source)))
+    for table, options in FAMILY_TABLES.items():
+        for name, (_, default) in options.items():
+            value = s.option(name, default)
+            rows.append((f"{table}.{name} = {toml_value(value)}",
+                         _origin(f"extra.{name}" in resolved.keys, False, name, source)))
+    width = max(len(left) for left, _ in rows if len(left) <= 48)  # a long default list does not widen every row
+    lines += [f"{left.ljust(width)}  # {origin}" for left, origin in rows]
+    if os.path.isfile(path) and s.timeout:
+        try:
+            size = os.path.getsize(path)
+        except OSError:
+            size = 0
+        limit = time_limit(s.timeout, size)
+        lines.append(f"# time limit for this file: {limit:.1f} s (timeout + {SECONDS_PER_MB:g} s per MB; "
+                     f"the file is {size:,} bytes)")
+    return "\n".join(lines) + "\n"
+
+
+def _origin(in_file: bool, on_cli: bool, attr: str, source: str | None) -> str:
+    if on_cli and in_file and attr.startswith("extend_"):
+        return f"{source} + command line"
+    if on_cli:
+        return "command line"
+    if in_file:
+        return source or "default"
+    return "default"
