@@ -81,6 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
     rule.add_argument("code", nargs="?")
     rule.add_argument("--all", action="store_true", help="list every rule")
 
+    tables = sub.add_parser("tables", help="print the name tables the analysis uses, and where each entry came from")
+    tables.add_argument("name", nargs="?", help="one table (default: all)")
+    tables.add_argument("--config", metavar="FILE", help="read [tool.boundlint] from FILE instead of the nearest pyproject.toml")
+    tables.add_argument("--isolated", action="store_true", help="ignore every configuration file")
+    tables.add_argument("--format", choices=("text", "json"), default="text")
+
     _add_audit_parser(sub)
     return parser
 
@@ -95,6 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check(args)
         if args.command == "rule":
             return _rule(args)
+        if args.command == "tables":
+            return _tables(args)
         if args.command == "server":
             return _server()
         if args.command == "audit":
@@ -297,6 +305,23 @@ def _report_options(args):
     if problem:
         raise UsageError(problem)
     return options
+
+
+def _tables(args) -> int:
+    """``boundlint tables [NAME]``: the tables in effect for the current directory's configuration."""
+    from boundlint import tables
+    from boundlint.hierarchy import ConfigTree
+    from boundlint.output import write_stdout
+
+    if args.name is not None and args.name not in tables.TABLES:
+        import difflib
+
+        close = difflib.get_close_matches(args.name, tables.names(), n=1)
+        raise UsageError(f"unknown table {args.name!r}" + (f"; did you mean {close[0]!r}?" if close else "")
+                         + "; `boundlint tables` lists them")
+    settings = ConfigTree({}, args.config, args.isolated).for_path(".").settings
+    write_stdout(tables.render([args.name] if args.name else tables.names(), settings, args.format))
+    return EXIT_CLEAN
 
 
 def _rule(args) -> int:

@@ -350,10 +350,12 @@ def settings_from_table(table: Mapping[str, object], file: str = "pyproject.toml
         raise ConfigError(f"{file}: [tool.boundlint] must be a table, got {_short(table)}")
     kwargs: dict[str, object] = {}
     extra: list[tuple[str, object]] = []
-    allowed = list(TOP_LEVEL) + list(FAMILY_TABLES)
+    allowed = list(TOP_LEVEL) + list(FAMILY_TABLES) + ["tables"]
     prefix = "tool.boundlint." if where == "[tool.boundlint]" else ""
     for key, value in table.items():
-        if key in TOP_LEVEL:
+        if key == "tables":
+            extra.append(("tables", _tables(value, file, f"{prefix}tables")))
+        elif key in TOP_LEVEL:
             kind, _, attr = TOP_LEVEL[key]
             kwargs[attr] = _check_type(value, kind, file, f"{prefix}{key}")
         elif key in FAMILY_TABLES:
@@ -371,6 +373,23 @@ def settings_from_table(table: Mapping[str, object], file: str = "pyproject.toml
                 hint = f"; it belongs in [{prefix}{options[key]}]"
             raise ConfigError(f"{file}: unknown key {key!r} in {where}{hint}")
     return Settings(**kwargs, extra=tuple(sorted(extra)))
+
+
+def _tables(value: object, file: str, where: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``[tool.boundlint.tables]``: ``NAME = [...]`` replaces a table, ``extend-NAME = [...]`` adds to it."""
+    from boundlint.tables import names
+
+    if not isinstance(value, dict):
+        raise ConfigError(f"{file}: {where} must be a table, got {_short(value)}")
+    known = names()
+    out = []
+    for key, entries in value.items():
+        name = key[len("extend-"):] if key.startswith("extend-") else key
+        if name not in known:
+            raise ConfigError(f"{file}: unknown table {key!r} in [{where}]{_suggest(name, known)}; "
+                              "`boundlint tables` lists them")
+        out.append((key, _check_type(entries, STRINGS, file, f"{where}.{key}")))
+    return tuple(sorted(out))
 
 
 def merge_cli(settings: Settings, **overrides: object) -> Settings:

@@ -13,78 +13,24 @@ from __future__ import annotations
 
 import libcst as cst
 
+from boundlint import tables
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.limits import iter_nodes
 from boundlint.analysis.storms import leaves_on_success, paced
 from boundlint.analysis.names import dotted
 
-CLIENT_FACTORIES = frozenset({
-    # HTTP
-    "aiohttp.ClientSession", "aiohttp.TCPConnector", "aiohttp.client.ClientSession",
-    "httpx.Client", "httpx.AsyncClient",
-    "requests.Session", "requests.session", "requests.sessions.Session",
-    "urllib3.PoolManager", "urllib3.ProxyManager", "urllib3.HTTPConnectionPool", "urllib3.HTTPSConnectionPool",
-    "urllib3.connection_from_url", "urllib3.poolmanager.PoolManager",
-    "http.client.HTTPConnection", "http.client.HTTPSConnection",
-    # sockets
-    "socket.socket", "socket.create_connection",
-    # caches
-    "redis.Redis", "redis.StrictRedis", "redis.Redis.from_url", "redis.StrictRedis.from_url", "redis.from_url",
-    "redis.client.Redis", "redis.client.StrictRedis", "redis.ConnectionPool", "redis.RedisCluster",
-    "redis.asyncio.Redis", "redis.asyncio.StrictRedis", "redis.asyncio.Redis.from_url", "redis.asyncio.from_url",
-    "redis.asyncio.client.Redis", "redis.asyncio.ConnectionPool", "redis.asyncio.RedisCluster",
-    "aioredis.Redis", "aioredis.from_url", "aioredis.create_redis_pool", "aioredis.create_redis",
-    "pymemcache.Client", "pymemcache.HashClient", "pymemcache.PooledClient",
-    "pymemcache.client.base.Client", "pymemcache.client.base.PooledClient", "pymemcache.client.hash.HashClient",
-    "aiomcache.Client",
-    # databases
-    "asyncpg.connect", "asyncpg.create_pool",
-    "psycopg.connect", "psycopg.Connection.connect", "psycopg.AsyncConnection.connect",
-    "psycopg_pool.ConnectionPool", "psycopg_pool.AsyncConnectionPool",
-    "psycopg2.connect", "psycopg2.pool.SimpleConnectionPool", "psycopg2.pool.ThreadedConnectionPool",
-    "pymysql.connect", "aiomysql.connect", "aiomysql.create_pool", "mysql.connector.connect",
-    "pymongo.MongoClient", "motor.motor_asyncio.AsyncIOMotorClient", "motor.motor_tornado.MotorClient",
-    "motor.MotorClient", "motor.AsyncIOMotorClient",
-    "elasticsearch.Elasticsearch", "elasticsearch.AsyncElasticsearch",
-    "sqlalchemy.create_engine", "sqlalchemy.ext.asyncio.create_async_engine",
-    # RPC, cloud, queues
-    "grpc.insecure_channel", "grpc.secure_channel", "grpc.aio.insecure_channel", "grpc.aio.secure_channel",
-    "boto3.client", "boto3.resource", "boto3.Session", "boto3.session.Session",
-    "aioboto3.Session", "aioboto3.session.Session",
-    "aiokafka.AIOKafkaProducer", "aiokafka.AIOKafkaConsumer", "kafka.KafkaProducer", "kafka.KafkaConsumer",
-    "pika.BlockingConnection", "aio_pika.connect", "aio_pika.connect_robust",
-    "aiormq.connect", "nats.connect",
-    "pymssql.connect", "pyodbc.connect", "oracledb.connect", "cx_Oracle.connect", "MySQLdb.connect",
-    "clickhouse_driver.Client", "cassandra.cluster.Cluster",
-    # raw streams, websockets and the standard library's protocol clients
-    "asyncio.open_connection", "trio.open_tcp_stream", "trio.open_ssl_over_tcp_stream", "anyio.connect_tcp",
-    "websockets.connect", "websockets.client.connect", "websockets.asyncio.client.connect",
-    "websockets.sync.client.connect", "websocket.create_connection",
-    "smtplib.SMTP", "smtplib.SMTP_SSL", "smtplib.LMTP", "aiosmtplib.SMTP",
-    "ftplib.FTP", "ftplib.FTP_TLS", "imaplib.IMAP4", "imaplib.IMAP4_SSL", "poplib.POP3", "poplib.POP3_SSL",
-})
+# The default table (``boundlint tables client-constructors``); judgement reads ``client_factories(ctx)``.
+CLIENT_FACTORIES = frozenset(tables.TABLES["client-constructors"].entries)
 # Keywords that hand a client a pool, connector or transport built elsewhere: the client is a
 # thin handle and opens no connection of its own (``Redis(connection_pool=POOL)``).
 _SHARED_POOL_KEYWORDS = frozenset({"connection_pool", "connector", "transport", "pool", "http_client", "session"})
-SESSIONLESS_CALLS = frozenset({
-    *(f"requests.{m}" for m in ("get", "post", "put", "patch", "delete", "head", "options", "request")),
-    *(f"requests.api.{m}" for m in ("get", "post", "put", "patch", "delete", "head", "options", "request")),
-    *(f"httpx.{m}" for m in ("get", "post", "put", "patch", "delete", "head", "options", "request", "stream")),
-    "urllib.request.urlopen", "urllib2.urlopen", "aiohttp.request",
-})
 # Methods that store what they are given, so a client passed to them is kept for reuse.
 _STORES = frozenset({"append", "add", "put", "put_nowait", "__setitem__"})
 
 
 def client_factories(ctx: Context) -> frozenset[str]:
-    """The built-in client factories plus the ``client-factories`` option."""
-    cached = ctx.cache.get("clients.factories")
-    if cached is None:
-        extra = ctx.settings.option("client-factories", None)
-        if isinstance(extra, str):
-            extra = [v.strip() for v in extra.split(",") if v.strip()]
-        cached = ctx.cache["clients.factories"] = CLIENT_FACTORIES | frozenset(extra or ())
-    return cached  # type: ignore[return-value]
+    """The ``client-constructors`` table in effect (the defaults, the ``client-factories`` option, the config)."""
+    return tables.table("client-constructors", ctx.settings)
 
 
 def client_constructor(call: cst.Call, ctx: Context) -> str | None:
@@ -130,13 +76,13 @@ def project_factory(call: cst.Call, ctx: Context) -> list | None:
 def sessionless_request(call: cst.Call, ctx: Context) -> str | None:
     """The qualified name when *call* is a one-shot request helper that opens its own connection."""
     q = ctx.qualname(call.func)
-    return q if q in SESSIONLESS_CALLS else None
+    return q if q in tables.table("sessionless-calls", ctx.settings) else None
 
 
 def sessionless_name(expr: cst.BaseExpression, ctx: Context) -> str | None:
     """The qualified name when *expr* (a callable passed as a worker) is such a helper."""
     q = ctx.qualname(expr)
-    return q if q in SESSIONLESS_CALLS else None
+    return q if q in tables.table("sessionless-calls", ctx.settings) else None
 
 
 def _index(ctx: Context, node: cst.CSTNode) -> int:

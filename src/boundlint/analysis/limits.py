@@ -31,30 +31,16 @@ from boundlint.analysis.walk import (
     children, helper_guards, len_argument_key, length_bound, length_guard, length_guards, predicate_guards, terminates,
 )
 
-LIMITER_TYPES = frozenset({
-    "asyncio.Semaphore", "asyncio.BoundedSemaphore", "threading.Semaphore", "threading.BoundedSemaphore",
-    "multiprocessing.Semaphore", "multiprocessing.BoundedSemaphore", "anyio.Semaphore",
-    "anyio.CapacityLimiter", "trio.Semaphore", "trio.CapacityLimiter", "aiolimiter.AsyncLimiter",
-    "asyncio_throttle.Throttler", "limits.aio.strategies.MovingWindowRateLimiter",
-})
-LIMITER_CLASS_NAMES = frozenset({"Semaphore", "BoundedSemaphore", "CapacityLimiter", "AsyncLimiter", "Throttler"})
+# The default limiter tables (``boundlint tables limiters``); judgement reads ``tables.table(..., settings)``.
+LIMITER_TYPES = frozenset(tables.TABLES["limiters"].entries)
+LIMITER_CLASS_NAMES = frozenset(tables.TABLES["limiter-class-names"].entries)
 _LIMITER_WORDS = re.compile(r"semaphore|limiter|throttl|(?:^|_)sem(?:$|_)|concurrency_limit|capacity", re.I)
 # Names a configured worker count goes by; range(self.concurrency) starts a fixed pool of workers.
 _WORKER_WORDS = re.compile(r"worker|concurren|parallel|pool_size|num_threads|n_jobs|cpu_count|max_|_max\b|limit", re.I)
-_BATCHERS = frozenset({"batched", "chunked", "chunks", "chunk", "batches", "batch", "grouper", "sliced", "chunkify", "partition_all", "iter_batches", "iter_chunks"})
 _PASS_THROUGH = frozenset({"enumerate", "sorted", "reversed", "list", "tuple", "set", "frozenset", "iter", "filter", "dict"})
 _VIEW_METHODS = frozenset({"items", "keys", "values", "copy"})
 _MAX_DEPTH = 4
 _CONSTANT_SOURCES = frozenset({"a literal", "a constant", "enum members", "range of a constant"})
-# Collections sized by configuration, not by a request: the servers, workers, shards or
-# callbacks a process was set up with.  Extend with the `bounded-names` option.
-DEFAULT_BOUNDED_NAMES = (
-    "listeners", "servers", "workers", "consumers", "producers", "receivers", "handlers", "callbacks",
-    "hooks", "plugins", "middlewares", "middleware", "shards", "replicas", "nodes", "sentinels",
-    "databases", "dbs", "backends", "services", "apps", "applications", "pools", "storages",
-    "sinks", "exporters", "deployments", "health_checks", "queues", "brokers", "broker_urls", "exchanges",
-    "topics", "base_urls", "upstreams", "regions", "zones", "clusters", "datacenters",
-)
 # The fields of a class: fixed by the code's schema, not by a request.
 _FIELD_LISTERS = frozenset({"dataclasses.fields", "attr.fields", "attrs.fields"})
 # Per-item work that releases what already exists: closing every pool connection at
@@ -240,7 +226,7 @@ def _command_line(expr: cst.BaseExpression, ctx: Context) -> bool:
 
 def _bounded_name(name: str, ctx: Context) -> bool:
     last = name.rsplit(".", 1)[-1].lstrip("_").lower()
-    names = tuple(ctx.settings.option("bounded-names", ())) + DEFAULT_BOUNDED_NAMES
+    names = tables.table("bounded-names", ctx.settings)  # the defaults plus the `bounded-names` option
     return any(last == n or last.endswith("_" + n) for n in names)
 
 
@@ -288,15 +274,15 @@ def batch_limit(expr: cst.BaseExpression, ctx: Context) -> str | None:
         return None
     name = (dotted(expr.func) or "").rsplit(".", 1)[-1]
     args = [a for a in expr.args if a.star == ""]
-    if name in _BATCHERS and len(args) >= 2 and constant(args[1].value, ctx):
+    if name in tables.table("batchers", ctx.settings) and len(args) >= 2 and constant(args[1].value, ctx):
         return "fixed-size batches"
-    if name in _BATCHERS:
+    if name in tables.table("batchers", ctx.settings):
         for a in args:
             if a.keyword is not None and a.keyword.value in ("n", "size", "batch_size", "chunk_size") and constant(a.value, ctx):
                 return "fixed-size batches"
     if name == "range" and len(args) == 3 and constant(args[2].value, ctx):
         return "fixed-size batches"
-    ref = ctx.project_ref(expr.func) if name not in _BATCHERS else None
+    ref = ctx.project_ref(expr.func) if name not in tables.table("batchers", ctx.settings) else None
     if ref is not None and ctx.project.ask("batches", ref):
         return "fixed-size batches"  # a project helper, in any module, that yields fixed-size slices
     return None
@@ -389,7 +375,7 @@ def walked_whole(expr: cst.BaseExpression, ctx: Context) -> cst.BaseExpression |
         return None
     name = (dotted(expr.func) or "").rsplit(".", 1)[-1]
     args = [a for a in expr.args if a.star == "" and a.keyword is None]
-    if name in _BATCHERS and args:
+    if name in tables.table("batchers", ctx.settings) and args:
         return args[0].value
     if name == "range" and args:
         stop = args[0].value if len(args) == 1 else args[1].value
@@ -418,7 +404,7 @@ def _call_limit(expr: cst.Call, ctx: Context, depth: int) -> str | None:
         return batch_limit(expr, ctx)
     if short == "islice" and len(args) >= 2 and constant(args[-1].value if len(args) == 2 else args[2].value, ctx):
         return "islice of a constant"
-    if short in _BATCHERS:
+    if short in tables.table("batchers", ctx.settings):
         return None  # the number of batches still grows with the input
     if short in ("zip",):
         for a in args:
@@ -499,7 +485,7 @@ def is_limiter(expr: cst.BaseExpression, ctx: Context, params: dict[str, cst.Par
     if isinstance(expr, cst.Call):
         q = ctx.qualname(expr.func) or dotted(expr.func) or ""
         short = q.rsplit(".", 1)[-1]
-        if q in LIMITER_TYPES or short in LIMITER_CLASS_NAMES:
+        if q in tables.table("limiters", ctx.settings) or short in tables.table("limiter-class-names", ctx.settings):
             size = expr.args[0].value if expr.args else None
             return not size_from_input(size, ctx)
         if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("acquire", "limit", "throttle"):
@@ -557,7 +543,7 @@ def configured_limiter(expr: cst.BaseExpression, ctx: Context) -> bool:
     Teams wrap their semaphores in helpers (``async with app.pools.checkout():``)
     that no built-in rule can recognise; naming them in the config makes them limits.
     """
-    helpers = ctx.settings.option("limiter-helpers", ())
+    helpers = tables.table("limiter-helpers", ctx.settings)
     if not helpers:
         return False
     target = expr.func if isinstance(expr, cst.Call) else expr
@@ -570,7 +556,7 @@ def configured_limiter(expr: cst.BaseExpression, ctx: Context) -> bool:
 def _limiter_param(param: cst.Param) -> bool:
     if param.annotation is not None:
         text = dotted(param.annotation.annotation) or ""
-        if text.rsplit(".", 1)[-1] in LIMITER_CLASS_NAMES:
+        if text.rsplit(".", 1)[-1] in tables.table("limiter-class-names"):
             return True
     return bool(_LIMITER_WORDS.search(param.name.value))
 
@@ -609,7 +595,7 @@ def _limiter_constructor(expr: cst.BaseExpression, ctx: Context) -> bool:
     if not isinstance(expr, cst.Call):
         return False
     q = ctx.qualname(expr.func) or dotted(expr.func) or ""
-    return q in LIMITER_TYPES or q.rsplit(".", 1)[-1] in LIMITER_CLASS_NAMES
+    return q in tables.table("limiters", ctx.settings) or q.rsplit(".", 1)[-1] in tables.table("limiter-class-names", ctx.settings)
 
 
 def _per_call_limiter(expr: cst.BaseExpression, target: cst.FunctionDef, ctx: Context) -> bool:

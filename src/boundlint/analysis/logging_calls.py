@@ -17,20 +17,17 @@ from typing import Iterable
 
 import libcst as cst
 
+from boundlint import tables
+
 from boundlint.analysis.context import Context
 from boundlint.analysis.names import dotted
 
 
 # Names a logger conventionally goes by (bare or as ``self.<name>``); any name ending in "logger" counts too.
-DEFAULT_LOGGER_NAMES = ("logger", "log", "LOG", "LOGGER", "_logger", "_log", "_LOGGER", "_LOG", "logs", "_logs")
+DEFAULT_LOGGER_NAMES = tables.TABLES["logger-names"].entries
 # Names of loggers or helpers that rate-limit what they write; the `rate-limited-loggers` option adds more.
 DEFAULT_RATE_LIMITED_LOGGERS: tuple[str, ...] = ()
-LOGGER_FACTORIES = frozenset({
-    "logging.getLogger", "logging.LoggerAdapter", "logging.Logger", "logging.getLoggerClass",
-    "structlog.get_logger", "structlog.getLogger", "structlog.wrap_logger", "structlog.stdlib.get_logger",
-    "celery.utils.log.get_task_logger", "celery.utils.log.get_logger", "logbook.Logger",
-    "twisted.logger.Logger", "loguru.logger",
-})
+LOGGER_FACTORIES = frozenset(tables.TABLES["logger-factories"].entries)  # defaults; judgement reads the table
 # A call to any of these (whatever module provides it) makes a logger.
 _FACTORY_SHORTS = frozenset({"getLogger", "get_logger", "get_task_logger", "get_run_logger", "getChild", "LoggerAdapter"})
 # Methods of a logger that return a logger.
@@ -61,10 +58,10 @@ def _option(ctx: Context, name: str, default: Iterable[str]) -> frozenset[str]:
 
 
 def logger_names(ctx: Context) -> frozenset[str]:
-    """The conventional logger names plus the ``logger-names`` option."""
+    """The ``logger-names`` table in effect: the conventional names, the option, the config."""
     cached = ctx.cache.get("logging_calls.names")
     if cached is None:
-        cached = ctx.cache["logging_calls.names"] = _option(ctx, "logger-names", DEFAULT_LOGGER_NAMES)
+        cached = ctx.cache["logging_calls.names"] = tables.table("logger-names", ctx.settings)
     return cached  # type: ignore[return-value]
 
 
@@ -106,12 +103,12 @@ def is_logger(expr: cst.BaseExpression, ctx: Context, depth: int = 0) -> bool:
     if depth > 3:
         return False
     q = ctx.qualname(expr)
-    if q is not None and (q in LOGGING_MODULES or q in LOGGER_FACTORIES):
+    if q is not None and (q in LOGGING_MODULES or q in tables.table("logger-factories", ctx.settings)):
         return True
     if isinstance(expr, cst.Call):
         func = expr.func
         name = _call_name(expr, ctx)
-        if name in LOGGER_FACTORIES or name.rsplit(".", 1)[-1] in _FACTORY_SHORTS:
+        if name in tables.table("logger-factories", ctx.settings) or name.rsplit(".", 1)[-1] in _FACTORY_SHORTS:
             return True
         if isinstance(func, cst.Attribute) and func.attr.value in _CHAIN_METHODS:
             return is_logger(func.value, ctx, depth + 1)

@@ -19,24 +19,19 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from boundlint import tables
+
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.names import dotted
 
-TASK_GROUP_FACTORIES = frozenset({
-    "asyncio.TaskGroup", "anyio.create_task_group", "trio.open_nursery", "anyio.abc.TaskGroup",
-    "trio.Nursery", "asyncio_taskpool.TaskPool",
-})
+TASK_GROUP_FACTORIES = frozenset(tables.TABLES["task-groups"].entries)  # defaults; judgement reads the table
 TASK_GROUP_TYPES = frozenset({"TaskGroup", "Nursery"})
 _TG_NAMES = re.compile(r"^_?(tg|task_group|taskgroup|nursery|_nursery|group)$|_tg$|nursery", re.I)
 LOOP_FACTORIES = frozenset({"asyncio.get_event_loop", "asyncio.get_running_loop", "asyncio.new_event_loop"})
 _LOOP_NAMES = frozenset({"loop", "_loop", "event_loop", "_event_loop", "ioloop"})
-EXECUTOR_TYPES = frozenset({
-    "concurrent.futures.ThreadPoolExecutor", "concurrent.futures.ProcessPoolExecutor",
-    "multiprocessing.Pool", "multiprocessing.ThreadPool", "multiprocessing.pool.Pool",
-    "loky.get_reusable_executor",
-})
+EXECUTOR_TYPES = frozenset(tables.TABLES["executors"].entries)
 _EXECUTOR_NAMES = re.compile(r"executor|(^|_)pool$", re.I)
-THREAD_TYPES = frozenset({"threading.Thread", "threading.Timer", "multiprocessing.Process"})
+THREAD_TYPES = frozenset(tables.TABLES["threads"].entries)
 # Green-thread spawns: one greenlet per call, nothing waits for a free slot (a gevent Pool's spawn does).
 GREENLET_SPAWNS = frozenset({"gevent.spawn", "gevent.spawn_later", "eventlet.spawn", "eventlet.spawn_n", "eventlet.spawn_after"})
 _POOL_METHODS = frozenset({"submit", "map", "imap", "imap_unordered", "starmap", "apply_async", "map_async", "starmap_async"})
@@ -103,7 +98,7 @@ def is_task_group(expr: cst.BaseExpression, ctx: Context) -> bool:
     values = _bound_values(expr, ctx)
     for v in values:
         name = _call_name(v, ctx)
-        if name in TASK_GROUP_FACTORIES or name.rsplit(".", 1)[-1] in ("TaskGroup", "create_task_group", "open_nursery"):
+        if name in tables.table("task-groups", ctx.settings) or name.rsplit(".", 1)[-1] in ("TaskGroup", "create_task_group", "open_nursery"):
             return True
     if values:
         return False
@@ -136,7 +131,7 @@ def executor_constructor(expr: cst.BaseExpression, ctx: Context) -> cst.Call | N
         if isinstance(v, cst.Call):
             name = ctx.qualname(v.func) or dotted(v.func) or ""
             short = name.rsplit(".", 1)[-1]
-            if name in EXECUTOR_TYPES or short in ("ThreadPoolExecutor", "ProcessPoolExecutor", "ThreadPool"):
+            if name in tables.table("executors", ctx.settings) or short in ("ThreadPoolExecutor", "ProcessPoolExecutor", "ThreadPool"):
                 return v
             if short == "Pool" and (name.startswith("multiprocessing") or name == "Pool" and ctx.names.resolve_name("Pool")):
                 return v
@@ -167,7 +162,7 @@ def thread_constructor(expr: cst.BaseExpression, ctx: Context) -> cst.Call | Non
     for v in candidates:
         if isinstance(v, cst.Call):
             name = ctx.qualname(v.func) or ""
-            if name in THREAD_TYPES or (isinstance(v.func, cst.Name) and thread_subclass(v.func.value, ctx)):
+            if name in tables.table("threads", ctx.settings) or (isinstance(v.func, cst.Name) and thread_subclass(v.func.value, ctx)):
                 return v
     return None
 
@@ -178,7 +173,7 @@ def thread_subclass(name: str, ctx: Context, depth: int = 0) -> bool:
     if cls is None or depth > 3:
         return False
     for base in cls.bases:
-        if (ctx.qualname(base.value) or "") in THREAD_TYPES:
+        if (ctx.qualname(base.value) or "") in tables.table("threads", ctx.settings):
             return True
         if isinstance(base.value, cst.Name) and base.value.value != name and thread_subclass(base.value.value, ctx, depth + 1):
             return True

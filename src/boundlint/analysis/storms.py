@@ -19,14 +19,12 @@ from typing import Iterable, Iterator
 
 import libcst as cst
 
+from boundlint import tables
+
 from boundlint.analysis import limits
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.names import dotted
 
-SLEEPS = frozenset({
-    "time.sleep", "asyncio.sleep", "anyio.sleep", "trio.sleep", "gevent.sleep", "eventlet.sleep",
-    "eventlet.greenthread.sleep", "anyio.sleep_until", "trio.sleep_until", "trio.sleep_forever",
-})
 _MIN_PAUSE = 0.1  # seconds: a shorter constant sleep does not pace a failing loop
 _RETRY_DECORATOR_MODULES = ("tenacity", "backoff", "stamina", "retrying", "retry", "async_retrying", "aioretry")
 _RETRY_DECORATOR_NAMES = frozenset({"retry", "on_exception", "on_predicate", "retry_async", "retry_context", "retrying"})
@@ -322,7 +320,7 @@ def pause_call(call: cst.Call, ctx: Context) -> bool:
     """
     name = _call_name(call, ctx)
     short = name.rsplit(".", 1)[-1]
-    if name in SLEEPS or short in ("sleep", "_sleep", "sleep_until", "backoff", "_backoff", "wait_backoff"):
+    if name in tables.table("sleeps", ctx.settings) or short in ("sleep", "_sleep", "sleep_until", "backoff", "_backoff", "wait_backoff"):
         args = [a for a in call.args if a.star == ""]
         if not args:
             return True
@@ -350,12 +348,6 @@ def paced(nodes: Iterable[cst.CSTNode], ctx: Context) -> bool:
     return False
 
 
-# Iterators that wait with backoff before each new round: websockets' reconnecting
-# ``async for ws in connect(uri)``, tenacity's ``for attempt in Retrying(...)``.
-BACKOFF_ITERATORS = frozenset({
-    "websockets.connect", "websockets.client.connect", "websockets.asyncio.client.connect",
-    "tenacity.Retrying", "tenacity.AsyncRetrying", "stamina.retry_context",
-})
 
 
 def loop_pacing(loop: Loop, handler: cst.ExceptHandler, ctx: Context) -> bool:
@@ -364,7 +356,7 @@ def loop_pacing(loop: Loop, handler: cst.ExceptHandler, ctx: Context) -> bool:
         return True
     if loop.test is not None and paced([loop.test], ctx):
         return True
-    if isinstance(loop.iter, cst.Call) and _call_name(loop.iter, ctx) in BACKOFF_ITERATORS:
+    if isinstance(loop.iter, cst.Call) and _call_name(loop.iter, ctx) in tables.table("backoff-iterators", ctx.settings):
         return True
     body = getattr(loop.node, "body", None)
     if body is None:

@@ -106,8 +106,8 @@ class Rule:
         """False only when the rule cannot report anything on *text* (its prefilter does not match)."""
         if cls.prefilter is None:
             return True
-        if settings is not None and any(settings.option(o) for o in cls.widening_options):
-            return True
+        if settings is not None and (settings.option("tables") or any(settings.option(o) for o in cls.widening_options)):
+            return True  # configured tables can name what no text prefilter knows
         prefilter = cls.prefilter
         if isinstance(prefilter, tuple):
             return all((p in text) if isinstance(p, str) else p.search(text) is not None for p in prefilter)

@@ -89,3 +89,28 @@ def _memo_key(settings: object) -> object:
 def short_names(qualified: Iterable[str]) -> frozenset[str]:
     """The last dotted part of each entry (``asyncio.Semaphore`` -> ``Semaphore``)."""
     return frozenset(q.rsplit(".", 1)[-1] for q in qualified)
+
+
+def render(which: Iterable[str], settings: object = None, fmt: str = "text") -> str:
+    """The tables *which* in effect under *settings*, as text (one block per table) or JSON.
+
+    Text: ``name: description`` then one ``  entry  (origin)`` line per entry;
+    JSON: ``{name: {"description", "entries": [{"entry", "origin"}]}}``.
+    """
+    if fmt == "json":
+        import json
+
+        data = {name: {"description": TABLES[name].description,
+                       "entries": [{"entry": e, "origin": o} for e, o in entries_with_origin(name, settings)]}
+                for name in which}
+        return json.dumps(data, indent=2) + "\n"
+    out = []
+    for name in which:
+        rows = entries_with_origin(name, settings)
+        out.append(f"{name}: {TABLES[name].description} ({len(rows)} entries)")
+        width = max((len(e) for e, _ in rows), default=0)
+        out += [f"  {e.ljust(width)}  ({o})" for e, o in rows]
+        if not rows:
+            out.append("  (empty)")
+        out.append("")
+    return "\n".join(out)

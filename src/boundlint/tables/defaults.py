@@ -127,17 +127,6 @@ DEFAULTS: dict[str, tuple[str, tuple[str, ...], str | None]] = {
         "Names that are loggers when nothing else says so.",
         ("logger", "log", "LOG", "LOGGER", "_logger", "_log", "_LOGGER", "_LOG", "logs", "_logs"),
         "logger-names"),
-    "model-bases": (
-        "Base classes of validated models (pydantic, SQLModel, Django Ninja, Beanie, msgspec).",
-        ("pydantic.BaseModel", "pydantic.main.BaseModel", "pydantic.RootModel", "pydantic.root_model.RootModel",
-         "pydantic.generics.GenericModel", "sqlmodel.SQLModel", "ninja.Schema", "ninja.schema.Schema",
-         "ninja.FilterSchema", "beanie.Document", "msgspec.Struct"),
-        "extra-model-bases"),
-    "request-model-patterns": (
-        "Class-name patterns of a request model when no route or decoder in the project says more.",
-        ("*Request", "*Req", "*Params", "*Query", "*Body", "*Payload", "*Input", "*Command", "*Batch",
-         "*Create", "*Update", "*Form"),
-        None),
     "abort-calls": (
         "Calls that end the request or the process on every path (an `if` that calls one rejects).",
         ("abort", "exit", "_exit", "abort_with_status", "fail", "reject"),

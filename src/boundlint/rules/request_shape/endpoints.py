@@ -13,6 +13,8 @@ import re
 
 import libcst as cst
 
+from boundlint import tables
+
 from boundlint.analysis import limits
 from boundlint.analysis import models as m
 from boundlint.analysis.context import Context
@@ -21,10 +23,7 @@ from boundlint.rules.base import Example, Rule
 DEFAULT_EXTRA_ENDPOINT_DECORATORS: tuple[str, ...] = ()
 # Web frameworks whose route decorators mark endpoints, by import root.
 OTHER_FRAMEWORKS = ("starlette", "sanic", "aiohttp", "flask_openapi3", "quart_schema", "apiflask", "flask_smorest", "webargs")
-HTTP_METHODS = frozenset({
-    "get", "post", "put", "patch", "delete", "head", "options", "trace", "api_route", "websocket",
-    "route", "api_operation", "add_route",
-})
+HTTP_METHODS = frozenset(tables.TABLES["endpoint-methods"].entries)  # defaults; judgement reads the table
 # Decorators that name a schema the endpoint loads its input with.
 INPUT_DECORATORS = frozenset({"use_args", "use_kwargs", "arguments", "validate", "input", "expect", "body"})
 
@@ -47,12 +46,12 @@ def endpoint_framework(func: cst.FunctionDef, ctx: Context, extra: tuple[str, ..
             return "extra", d
         root = name.split(".", 1)[0]
         if root in ("litestar", "starlite"):
-            if name.rsplit(".", 1)[-1] in HTTP_METHODS:
+            if name.rsplit(".", 1)[-1] in tables.table("endpoint-methods", ctx.settings):
                 return "litestar", d
             continue
         if not isinstance(d, cst.Call) or not isinstance(target, cst.Attribute):
             continue
-        if target.attr.value not in HTTP_METHODS:
+        if target.attr.value not in tables.table("endpoint-methods", ctx.settings):
             continue
         if ctx.names.imports_from(("fastapi", "ninja")):
             return "fastapi", d
