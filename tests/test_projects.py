@@ -130,7 +130,7 @@ def test_cache_serves_unrelated_modules_without_rejudging(tmp_path, monkeypatch)
     build.reset()
     build.prime(files)
     checked: list[str] = []
-    import boundlint.engine as engine
+    import boundlint.engine.run as engine
 
     real = engine.check_files
 

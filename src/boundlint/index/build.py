@@ -18,6 +18,8 @@ from boundlint.index.summary import summarize
 
 _EMPTY = {"imports": {}, "functions": {}, "classes": {}, "instances": {}, "built": [], "constants": {}}
 _PROJECTS: dict[str, ProjectIndex] = {}
+# Where module summaries are cached (``engine.set_index_cache``, from --cache-dir); None: not cached.
+CACHE_DIR: str | None = None
 # Source text that replaces a file's bytes (an editor's unsaved buffer, standard input), by absolute path.
 OVERRIDES: dict[str, str] = {}
 _MAX_FILE_BYTES = 2_000_000  # a generated file this large defines nothing other modules import by hand

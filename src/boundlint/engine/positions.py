@@ -1,0 +1,126 @@
+"""Turning rule reports into findings: positions resolved in the reported statements only."""
+from __future__ import annotations
+
+
+from boundlint.finding import Finding
+
+
+def _positions_or_nothing(module, sink, path: str) -> list[Finding]:
+    """``_positions`` after an error elsewhere: what was found so far, if positions still resolve."""
+    try:
+        return _positions(module, sink, path)
+    except (Exception, RecursionError):
+        return []
+
+
+def _positions(module, sink, path: str) -> list[Finding]:
+    """Turn reports into findings; positions are computed only when something was found."""
+    if not sink:
+        return []
+    positions = _Positions(module, getattr(sink, "tops", None))
+    out = []
+    seen = set()
+    for report in sink:
+        pos = positions.of(report)
+        key = (report.rule.code, pos.start.line, pos.start.column)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(Finding(path, pos.start.line, pos.start.column + 1, report.rule.code, report.message,
+                           pos.end.line, pos.end.column + 1, report.hint or report.rule.hint, tuple(report.evidence)))
+    return out
+
+
+class _Sink(list):
+    """The reports list handed to rules; remembers the top-level statement each report came from.
+
+    A report's position is then resolved in that statement alone, not by a
+    position pass over the whole module (which costs several parses on a
+    large file).  ``ctx`` is set once the traversal's Context exists.
+    """
+
+    ctx = None
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tops: dict[int, object] = {}
+
+    def append(self, report) -> None:
+        super().append(report)
+        ancestors = self.ctx.ancestors if self.ctx is not None else ()
+        if len(ancestors) > 1:
+            self.tops[id(report)] = ancestors[1]
+        elif len(ancestors) == 1:
+            self.tops[id(report)] = report.node
+
+
+class _Positions:
+    """Positions of reported nodes, resolved in the top-level statements that hold reports.
+
+    One position pass runs over a module made of just those statements; a
+    node found there is shifted back to its line in the file.  A node the
+    pass does not hold (a rule reported a node outside its statement) falls
+    back to one module-wide pass.
+    """
+
+    def __init__(self, module, tops: dict | None) -> None:
+        self.module = module
+        self.tops = tops or {}
+        self.full = None
+        self.batch = None  # (positions, [(line in batch, shift)]) once resolved
+
+    def of(self, report):
+        """The ``CodeRange`` (1-based lines, 0-based columns) of *report*'s node."""
+        if self.tops and self.full is None:
+            found = self._in_batch(report.node)
+            if found is not None:
+                return found
+        return self._module_wide()[report.node]
+
+    def _module_wide(self):
+        if self.full is None:
+            from libcst.metadata import MetadataWrapper, PositionProvider
+
+            self.full = MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+        return self.full
+
+    def _in_batch(self, node):
+        from bisect import bisect_right
+
+        from libcst.metadata import CodePosition, CodeRange
+
+        if self.batch is None:
+            self.batch = self._resolve_batch()
+        positions, starts, shifts = self.batch
+        pos = positions.get(node)
+        if pos is None:
+            return None
+        shift = shifts[bisect_right(starts, pos.start.line) - 1]
+        return CodeRange(CodePosition(pos.start.line + shift, pos.start.column),
+                         CodePosition(pos.end.line + shift, pos.end.column))
+
+    def _resolve_batch(self):
+        """Positions over the wanted statements alone, their first lines there, and the shift to the file's."""
+        import re as _re
+
+        from libcst.metadata import MetadataWrapper, PositionProvider
+
+        newline = _re.compile(r"\r\n?|\n")
+        wanted = {id(t) for t in self.tops.values()}
+        chosen, starts, shifts = [], [], []
+        line, batch_line = 1 + len(self.module.header), 1
+        for statement in self.module.body:
+            if not wanted:
+                break
+            count = len(newline.findall(self.module.code_for_node(statement)))
+            if id(statement) in wanted:
+                wanted.discard(id(statement))
+                chosen.append(statement)
+                starts.append(batch_line)
+                shifts.append(line - batch_line)
+                batch_line += count
+            line += count
+        if not chosen:
+            return {}, [1], [0]
+        batch = self.module.with_changes(header=(), body=tuple(chosen), footer=(), has_trailing_newline=True)
+        return MetadataWrapper(batch, unsafe_skip_copy=True).resolve(PositionProvider), starts, shifts

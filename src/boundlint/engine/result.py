@@ -1,0 +1,73 @@
+"""What checking a file gives: ``FileResult``, the BND001/BND002 findings of a failed check, noqa and selection."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from boundlint.config import Settings
+from boundlint.finding import Finding
+from boundlint.noqa import noqa_lines, suppressed
+
+
+RECURSION_LIMIT = 6000
+
+
+@dataclass
+class FileResult:
+    """The outcome for one file: its findings (sorted) and its line count."""
+
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    lines: int = 0
+    # What extra collectors gathered (collector name -> picklable facts); None when none ran.
+    facts: dict | None = None
+    # The project questions the judgement asked, with a digest of each answer (for the exact cache).
+    consulted: dict | None = None
+    # The check did not complete (time limit, crash, a failing rule), whether or not BND001/BND002
+    # is selected: such a result is never cached, so the next run tries again.
+    failed: bool = False
+
+
+def _meta_finding(code: str, path: str, reason: str, line: int = 1, column: int = 1) -> Finding:
+    from boundlint.rules.meta import InternalError, UnparseableFile
+
+    rule = UnparseableFile if code == "BND001" else InternalError
+    return Finding(path, max(line, 1), max(column, 1), code, rule.message.format(reason=reason),
+                   max(line, 1), max(column, 1), rule.hint)
+
+
+def _one_line(exc: BaseException, limit: int = 160) -> str:
+    """``Type: message`` on one line, shortened to *limit* characters."""
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _rule_failed(rule: object, exc: BaseException) -> str:
+    """The BND002 reason for a rule that raised: its code and slug, the error, where."""
+    code, name = getattr(rule, "code", ""), getattr(rule, "name", "") or type(rule).__name__
+    label = f"rule {code} ({name})" if code else f"collector {name}"
+    return f"{label} failed: {_one_line(exc)}{_where(exc)}"
+
+
+def _where(exc: BaseException) -> str:
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return ""
+    return f" at {os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno}"
+
+
+def _filter(findings: list[Finding], text: str, settings: Settings, apply_noqa: bool = True) -> list[Finding]:
+    if not findings:
+        return []
+    lines = noqa_lines(text) if apply_noqa and "noqa" in text.lower() else []
+    kept = []
+    for f in findings:
+        if not settings.enabled(f.code):
+            continue
+        line_text = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
+        if line_text and suppressed(line_text, f.code):
+            continue
+        kept.append(f)
+    return sorted(kept)

@@ -1,0 +1,92 @@
+"""A whole run: discover files, build the project indexes before workers fork, serve unchanged files from the cache."""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from boundlint.config import Settings
+from boundlint.engine.check import _read
+from boundlint.engine.pool import check_files
+from boundlint.engine.result import FileResult
+
+
+def check_paths(paths: Iterable[str], settings: Settings | None, jobs: int | None = None, progress=None,
+                root: str | None = None, collectors: Sequence = (), cache=None, tree=None) -> list[FileResult]:
+    """Discover files under *paths* and check them; raises files.PathError for a missing path.
+
+    *tree* (a ``hierarchy.ConfigTree``) gives each file its own config's
+    settings and each directory its own exclude patterns; *settings* and
+    *root* are then unused (raises ConfigError for a broken config it
+    reaches).  Without it, *settings* apply to every file and *root* (the
+    config file's directory) anchors ``exclude`` patterns and turns on
+    ``respect_gitignore``.  *cache* (a ``boundlint.cache.Cache``) serves
+    unchanged files; it is not used with *collectors*, whose facts are not
+    cached.
+    """
+    from boundlint.files import discover
+    from boundlint.index import build
+    from boundlint.index.build import prime
+
+    per_file = None
+    if tree is not None:
+        files = tree.discover(paths)
+        per_file = [tree.for_path(f).settings for f in files]
+        settings = per_file[0] if per_file else Settings()
+    elif root is None:
+        files = discover(paths, settings.exclude + settings.extend_exclude)
+    else:
+        files = discover(paths, settings.exclude + settings.extend_exclude, root=root,
+                         respect_gitignore=settings.respect_gitignore)
+    prime(files, build.CACHE_DIR)  # before workers fork, so they share the project indexes
+    if cache is not None and not collectors:
+        return check_files_cached(files, settings, cache, jobs, progress, per_file)
+    return check_files(files, settings, jobs, progress, collectors, per_file)
+
+
+def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: int | None = None,
+                       progress=None, per_file: Sequence[Settings] | None = None) -> list[FileResult]:
+    """``check_files`` behind the result cache (a ``boundlint.cache.Cache``, or None for none).
+
+    Each file's bytes are hashed; hits are served from the cache of the
+    file's own settings (``per_file``, else *settings*), misses are checked
+    in workers and stored, unless the check itself failed (a time limit, a
+    crash, BND002, an unreadable file), whether or not that code is
+    selected.  Results are sorted by path.
+    """
+    if cache is None:
+        return check_files(paths, settings, jobs, progress, per_file=per_file)
+    from boundlint.cache import content_key
+    from boundlint.index import build
+    from boundlint.index.build import index_for
+    from boundlint.index.view import still_valid
+
+    each = dict(zip(paths, per_file)) if per_file is not None else {}
+    results: list[FileResult] = []
+    misses: list[str] = []
+    keys: dict[str, str] = {}
+    for path in paths:
+        try:
+            key = content_key(_read(path))  # a FIFO named *.py must not block the run
+        except OSError:
+            misses.append(path)
+            continue
+        hit = cache.variant(each.get(path, settings)).get(key, path)
+        if hit is not None and hit[2] and not still_valid(index_for(path, build.CACHE_DIR), hit[2]):
+            hit = None  # another module changed what this file's judgement asked of the project
+        if hit is None:
+            keys[path] = key
+            misses.append(path)
+        else:
+            results.append(FileResult(path, hit[0], hit[1], consulted=hit[2]))
+    done = len(results)
+    if progress is not None and done:
+        progress(done, len(paths))
+    wrapped = None if progress is None else (lambda n, _total: progress(done + n, len(paths)))
+    miss_settings = [each[p] for p in misses] if per_file is not None else None
+    for result in check_files(misses, settings, jobs, wrapped, per_file=miss_settings):
+        key = keys.get(result.path)
+        if key is not None and not result.failed and not any(f.code == "BND002" for f in result.findings):
+            cache.variant(each.get(result.path, settings)).put(key, result.findings, result.lines, result.consulted)
+        results.append(result)
+    cache.flush()
+    results.sort(key=lambda r: r.path)
+    return results
