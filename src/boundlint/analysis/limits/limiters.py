@@ -1,0 +1,209 @@
+"""Limiters: semaphores and capacity limiters, in a callee (any module of the project) or held by the loop."""
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from boundlint import tables
+from boundlint.analysis.context import Context, Loop
+from boundlint.analysis.names import dotted
+from boundlint.analysis.walk import len_argument_key, length_guard
+from boundlint.analysis.limits.sources import _LIMITER_WORDS, _MAX_DEPTH, iter_nodes, size_from_input
+
+
+def is_limiter(expr: cst.BaseExpression, ctx: Context, params: dict[str, cst.Param] | None = None, depth: int = 0) -> bool:
+    """True when *expr* is a semaphore or capacity limiter whose size is not from the input.
+
+    Recognised by construction (``asyncio.Semaphore(N)``, ``anyio.CapacityLimiter``,
+    ``aiolimiter.AsyncLimiter``...), by a parameter annotated with such a
+    type, or by a name that says so (``sem``, ``self._limiter``).
+    """
+    if depth > _MAX_DEPTH:
+        return False
+    if configured_limiter(expr, ctx):
+        return True
+    if isinstance(expr, cst.Call):
+        q = ctx.qualname(expr.func) or dotted(expr.func) or ""
+        short = q.rsplit(".", 1)[-1]
+        if q in tables.table("limiters", ctx.settings) or short in tables.table("limiter-class-names", ctx.settings):
+            size = expr.args[0].value if expr.args else None
+            return not size_from_input(size, ctx)
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("acquire", "limit", "throttle"):
+            return is_limiter(expr.func.value, ctx, params, depth + 1)
+        return project_limiter(expr.func, ctx) is not None
+    if isinstance(expr, (cst.Name, cst.Attribute)):
+        shared = _project_instance_limiter(expr, ctx)
+        if shared is not None:
+            return shared
+    if isinstance(expr, cst.Name):
+        name = expr.value
+        if params is not None and name in params:
+            return _limiter_param(params[name])
+        bound = ctx.lookup(name)
+        if bound is not None and any(v is not None and isinstance(v, cst.Call) for v in bound[1]):
+            return any(v is not None and is_limiter(v, ctx, params, depth + 1) for v in bound[1])
+        param = ctx.lookup_param(name)
+        if param is not None:
+            return _limiter_param(param)
+        return bool(_LIMITER_WORDS.search(name))
+    if isinstance(expr, cst.Attribute):
+        if isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls"):
+            values = ctx.attr_values(expr.attr.value)
+            if any(isinstance(v, cst.Call) for v in values):
+                return any(is_limiter(v, ctx, params, depth + 1) for v in values)
+        return bool(_LIMITER_WORDS.search(expr.attr.value))
+    return False
+
+
+def project_limiter(func: cst.BaseExpression, ctx: Context) -> str | None:
+    """``"a limiter in `f` (path:line)"`` when *func* names a project helper, in any module, that enters one.
+
+    ``async with catalog_slot():`` where ``limits.catalog_slot`` does
+    ``async with _slots:`` on a module-level ``asyncio.Semaphore``.
+    """
+    ref = ctx.project_ref(func)
+    return ctx.project.ask("limiter", ref) if ref is not None else None  # type: ignore[return-value]
+
+
+def _project_instance_limiter(expr: cst.BaseExpression, ctx: Context) -> bool | None:
+    """For a limiter imported from another module (``from .limits import SLOTS``): whether it is one; else None."""
+    ref = ctx.project_ref(expr) if ctx.names.resolve(expr) is not None else None
+    if ref is None:
+        return None
+    answer = ctx.project.ask("instance_of", ref)
+    if answer is None:
+        return None
+    short = answer.rsplit(".", 1)[-1]
+    return answer in tables.table("limiters", ctx.settings) or short in tables.table("limiter-class-names", ctx.settings)
+
+
+def configured_limiter(expr: cst.BaseExpression, ctx: Context) -> bool:
+    """True when *expr* is, or calls, a name in the ``limiter-helpers`` option (qualified or as written).
+
+    Teams wrap their semaphores in helpers (``async with app.pools.checkout():``)
+    that no built-in rule can recognise; naming them in the config makes them limits.
+    """
+    helpers = tables.table("limiter-helpers", ctx.settings)
+    if not helpers:
+        return False
+    target = expr.func if isinstance(expr, cst.Call) else expr
+    if not isinstance(target, (cst.Name, cst.Attribute)):
+        return False
+    names = {ctx.qualname(target), dotted(target)}
+    return any(n in helpers for n in names if n)
+
+
+def _limiter_param(param: cst.Param) -> bool:
+    if param.annotation is not None:
+        text = dotted(param.annotation.annotation) or ""
+        if text.rsplit(".", 1)[-1] in tables.table("limiter-class-names"):
+            return True
+    return bool(_LIMITER_WORDS.search(param.name.value))
+
+
+def callee_limit(func: cst.BaseExpression, ctx: Context, depth: int = 0) -> str | None:
+    """``"semaphore in f"`` when the spawned callable acquires a limiter before its work.
+
+    *func* is the callable expression as spawned (``self._fetch``, a nested
+    def's name, a lambda, ``functools.partial(f, ...)``).
+    """
+    if depth > 2:
+        return None
+    target = ctx.resolve_callable(func)
+    if target is None:
+        return project_limiter(func, ctx) if isinstance(func, (cst.Name, cst.Attribute)) else None
+    if isinstance(target, cst.Lambda):
+        body = target.body
+        if isinstance(body, cst.Await):
+            body = body.expression
+        if isinstance(body, cst.Call):
+            return callee_limit(body.func, ctx, depth + 1)
+        return None
+    if not isinstance(target, cst.FunctionDef):
+        return None
+    params = {p.name.value: p for p in (*target.params.params, *target.params.kwonly_params, *target.params.posonly_params)}
+    for node in iter_nodes(target.body):
+        if isinstance(node, cst.WithItem) and is_limiter(node.item, ctx, params) and not _per_call_limiter(node.item, target, ctx):
+            return f"a limiter in `{target.name.value}`"
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "acquire":
+            if is_limiter(node.func.value, ctx, params) and not _per_call_limiter(node.func.value, target, ctx):
+                return f"a limiter in `{target.name.value}`"
+    return None
+
+
+def _limiter_constructor(expr: cst.BaseExpression, ctx: Context) -> bool:
+    if not isinstance(expr, cst.Call):
+        return False
+    q = ctx.qualname(expr.func) or dotted(expr.func) or ""
+    return q in tables.table("limiters", ctx.settings) or q.rsplit(".", 1)[-1] in tables.table("limiter-class-names", ctx.settings)
+
+
+def _per_call_limiter(expr: cst.BaseExpression, target: cst.FunctionDef, ctx: Context) -> bool:
+    """True when the spawned function builds the limiter itself (``sem = Semaphore(10)`` in its body).
+
+    Each task then holds its own semaphore, shared with nobody: it bounds nothing.
+    """
+    if _limiter_constructor(expr, ctx):
+        return True
+    if not isinstance(expr, cst.Name):
+        return False
+    for node in iter_nodes(target.body):
+        if isinstance(node, cst.Assign) and _limiter_constructor(node.value, ctx):
+            if any(isinstance(t.target, cst.Name) and t.target.value == expr.value for t in node.targets):
+                return True
+    return False
+
+
+def loop_backpressure(loop: Loop, site: cst.CSTNode, ctx: Context, held: bool = True) -> str | None:
+    """Why the loop cannot run ahead of its workers, or None.
+
+    Counts ``await sem.acquire()`` in the loop body, a limiter ``with``
+    around the spawn inside the loop, and a length check on in-flight work
+    whose branch waits (``if len(pending) >= N: await asyncio.wait(...)``).
+    With *held* false a limiter ``with`` does not count: it is released as
+    soon as a task is started, not when the task ends.
+    """
+    for item in ctx.frame.withs if held else ():
+        if is_limiter(item.item, ctx):
+            return "a limiter held by the spawning loop"
+    body = loop.node.body if loop.kind in ("for", "while") else None
+    if body is None:
+        return None
+    for node in iter_nodes(body):
+        if isinstance(node, cst.Call):
+            name = (dotted(node.func) or "").rsplit(".", 1)[-1]
+            if "acquire" in name:
+                return "a slot acquired by the spawning loop"
+        if isinstance(node, (cst.If, cst.While)) and (_len_compare(node.test) or _inflight_compare(node.test)):
+            if _waits_or_leaves(node.body):
+                return "a check on in-flight work"
+    return None
+
+
+_INFLIGHT = re.compile(r"inflight|in_flight|running|active|pending|outstanding|concurrent|busy", re.I)
+
+
+def _inflight_compare(test: cst.BaseExpression) -> bool:
+    """``inflight >= MAX``-style: a comparison on a counter of running work."""
+    if not isinstance(test, cst.Comparison):
+        return False
+    sides = [test.left, *(c.comparator for c in test.comparisons)]
+    return any(_INFLIGHT.search((dotted(side) or "").rsplit(".", 1)[-1]) for side in sides)
+
+
+def _waits_or_leaves(body: cst.CSTNode) -> bool:
+    for n in iter_nodes(body):
+        if isinstance(n, (cst.Await, cst.Continue, cst.Break, cst.Return, cst.Raise)):
+            return True
+        if isinstance(n, cst.Call) and (dotted(n.func) or "").endswith(("wait", "result", "join", "sleep")):
+            return True
+    return False
+
+
+def _len_compare(test: cst.BaseExpression) -> bool:
+    if length_guard(test) is not None:
+        return True
+    if isinstance(test, cst.Comparison):
+        return len_argument_key(test.left) is not None or any(len_argument_key(c.comparator) is not None for c in test.comparisons)
+    return False
