@@ -59,8 +59,8 @@ def key(path: str) -> str:
 def handler_places(results: list) -> dict[tuple[str, int], tuple[str, int]]:
     """``(key(path), line) -> (key(path), handler index)`` for every handler in *results*.
 
-    A handler is found at its ``def`` line (what the evidence names) and at the first line of
-    its node (its first decorator), so a chain that names either matches.
+    A handler is found at its ``def`` line (what the evidence names), the first line of its
+    node and its first decorator's line, so a chain that names any of them matches.
     """
     places: dict[tuple[str, int], tuple[str, int]] = {}
     for result in results:
@@ -70,8 +70,8 @@ def handler_places(results: list) -> dict[tuple[str, int], tuple[str, int]]:
         path = key(result.path)
         for i, h in enumerate(facts["handlers"]):
             fn = facts["functions"][h["function"]]
-            places.setdefault((path, fn["line"]), (path, i))
-            places.setdefault((path, fn["start"]), (path, i))
+            for line in (fn["line"], fn["start"], fn.get("top", fn["start"])):
+                places.setdefault((path, line), (path, i))
     return places
 
 

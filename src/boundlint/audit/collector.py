@@ -4,8 +4,9 @@
 the engine runs it next to the rules (``check_files(..., collectors=(AuditCollector,))``)
 and calls ``facts(position)`` at the end, which returns plain picklable data:
 
-- ``functions``: every def with its qualified name, line span and the
-  same-module functions it calls (or defines);
+- ``functions``: every def with its qualified name, ``def`` line, line span,
+  first decorator's line (``top``) and the same-module functions it calls
+  (or defines);
 - ``handlers``: the defs recognised as request handlers, with framework,
   route and the request collection fields they accept;
 - ``spawns``: every fan-out site with the fan-out rules' own judgement of
@@ -291,7 +292,10 @@ class AuditCollector:
         for fn in self._functions:
             line, column, end = position(fn.node)
             callees = sorted({index[c] for c in fn.callees if c in index})
-            functions.append({"name": fn.name, "line": position(fn.node.name)[0], "start": line, "end": end, "callees": callees})
+            # "top": the first decorator's line, where a chain may name a decorated handler.
+            top = position(fn.node.decorators[0])[0] if fn.node.decorators else line
+            functions.append({"name": fn.name, "line": position(fn.node.name)[0], "start": line, "end": end,
+                              "top": top, "callees": callees})
         registered = {}
         for node_id, registrar, route in self._registered:
             registered.setdefault(node_id, (registrar, route))
