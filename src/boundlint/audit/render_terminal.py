@@ -3,8 +3,9 @@
 Every line fits the width (80 columns when the output is not a terminal)
 and no name is split across two lines (see ``layout``).  Each handler of the
 exposure map takes at most ``HANDLER_LINES`` lines: a title line, then one
-line per fan-out site, request field and log-storm / churn site, wrapped
-while there is room and cut with ``…`` when there is not; what does not fit
+line per fan-out site, request field and log-storm / churn site (each
+followed by a ``via`` line of the places its evidence chain passes through,
+when it has one), wrapped while there is room and cut with ``…`` when there is not; what does not fit
 is counted on a last ``+ N more`` line.  Markdown-style `code` spans in
 messages lose their backticks (and are coloured when colour is on).
 """
