@@ -1,7 +1,9 @@
 """The audit report: summary and endpoint exposure map, built from the engine's results.
 
 ``build_report(results, seconds, root)`` takes the ``FileResult`` list of a
-run with ``AuditCollector`` facts and returns an ``AuditReport``; every
+run with ``AuditCollector`` facts and returns an ``AuditReport``: a finding
+whose evidence names a handler (``chains``) is that handler's, from any
+module; the rest are linked through each module's own call graph.  Every
 renderer reads only this.  ``AuditReport.to_dict()`` is the JSON schema
 documented in ``docs/audit.md`` (``schema: "boundlint-audit/1"``).
 """
@@ -44,7 +46,7 @@ class FanOut:
     request_field: str | None  # the handler input the items come from, when known
     via: str | None  # the function it is in, when not the handler itself
     code: str | None  # the BND1xx finding on that line, if reported
-    chain: list[Step] = field(default_factory=list)  # the finding's evidence, handler first (see chains)
+    chain: list[Step] = field(default_factory=list)  # the finding's evidence, outermost first (see chains)
 
 
 @dataclass
