@@ -188,11 +188,12 @@ def test_json_schema_is_stable_and_documented(report):
     assert first["fanouts"][0] == {
         "path": "grpc_service.py", "line": 25, "column": 23, "api": "asyncio.gather", "kind": "gather",
         "bounded": False, "limit": None, "source": "request.uris", "target": "hydrate",
-        "request_field": "request.uris", "via": None, "code": "BND101",
+        "request_field": "request.uris", "via": None, "code": "BND101", "chain": [],
     }
     doc = (ROOT / "docs" / "audit.md").read_text()
     keys = set(data) | set(data["summary"]) | set(first) | set(first["fanouts"][0]) | set(first["request_fields"][0])
     keys |= set(first["sites"][0]) | set(data["summary"]["by_code"][0]) | set(data["summary"]["top_files"][0])
+    keys |= {"what"}  # a chain step: what, path, line
     missing = sorted(k for k in keys if f"`{k}`" not in doc)
     assert missing == []
 

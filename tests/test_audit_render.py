@@ -188,8 +188,9 @@ LONG_BLOCKS = [
     ["HIGH    export_notification_preferences",
      "        fastapi POST /…n-preferences/export  customer_accounts/noti…_views.py:36",
      "  fan-out  L38 asyncio.create_task UNBOUNDED over … [BND102]",
-     "  field    BulkNotifica…identifiers (list[str]): no size limit [BND201]",
-     "           BulkNotifica…preferences (list[str]): no size limit [BND201]",
+     # The BND201s of the shared model are the first handler's: their evidence names it, not this one.
+     "  field    BulkNotifica…identifiers (list[str]): no size limit",
+     "           BulkNotifica…preferences (list[str]): no size limit",
      "           + 3 more: 1 field, 2 sites; --format html lists all"],
     ["LOW     health  fastapi GET /customer-accounts/health",
      "        customer_accounts/notification_…agement/bulk_synchronisation_views.py:42"],

@@ -1,7 +1,9 @@
 """The audit report: summary and endpoint exposure map, built from the engine's results.
 
 ``build_report(results, seconds, root)`` takes the ``FileResult`` list of a
-run with ``AuditCollector`` facts and returns an ``AuditReport``; every
+run with ``AuditCollector`` facts and returns an ``AuditReport``: a finding
+whose evidence names a handler (``chains``) is that handler's, from any
+module; the rest are linked through each module's own call graph.  Every
 renderer reads only this.  ``AuditReport.to_dict()`` is the JSON schema
 documented in ``docs/audit.md`` (``schema: "boundlint-audit/1"``).
 """
@@ -10,6 +12,8 @@ from __future__ import annotations
 import os
 from collections import Counter
 from dataclasses import asdict, dataclass, field
+
+from boundlint.audit.chains import Claim, Claims, Step, api_name, claim_findings, key, request_name
 
 SCHEMA = "boundlint-audit/1"
 FAMILIES = {
@@ -42,6 +46,7 @@ class FanOut:
     request_field: str | None  # the handler input the items come from, when known
     via: str | None  # the function it is in, when not the handler itself
     code: str | None  # the BND1xx finding on that line, if reported
+    chain: list[Step] = field(default_factory=list)  # the finding's evidence, outermost first (see chains)
 
 
 @dataclass
@@ -53,6 +58,8 @@ class RequestField:
     line: int
     limit: str | None
     code: str | None
+    path: str = ""  # the file the field is declared in ("" in reports saved before chains: the handler's)
+    chain: list[Step] = field(default_factory=list)
 
 
 @dataclass
@@ -63,6 +70,8 @@ class Site:
     line: int
     message: str
     via: str | None
+    path: str = ""  # the file of the finding ("" in reports saved before chains: the handler's)
+    chain: list[Step] = field(default_factory=list)
 
 
 @dataclass
@@ -170,12 +179,18 @@ def report_from_dict(data: dict) -> AuditReport:
     )
     handlers = [
         Handler(h["path"], h["line"], h["name"], h["framework"], h["route"], h["risk"], h["score"],
-                [FanOut(**f) for f in h["fanouts"]], [RequestField(**f) for f in h["request_fields"]],
-                [Site(**x) for x in h["sites"]])
+                [FanOut(**_with_chain(f)) for f in h["fanouts"]],
+                [RequestField(**_with_chain(f)) for f in h["request_fields"]],
+                [Site(**_with_chain(x)) for x in h["sites"]])
         for h in data["handlers"]
     ]
     return AuditReport(summary, handlers, {x["code"]: x["name"] for x in s["by_code"]},
                        list(data.get("paths", [])), data.get("created", ""))
+
+
+def _with_chain(entry: dict) -> dict:
+    """*entry* (a map entry's JSON) with its ``chain`` as ``Step`` objects."""
+    return {**entry, "chain": [Step(**step) for step in entry.get("chain", ())]}
 
 
 def _family(code: str) -> str:
@@ -260,12 +275,19 @@ def build_report(results: list, seconds: float, root: str | None = None, rule_na
     by_family = Counter(_family(f.code) for f in findings)
     by_file = Counter(_relative(f.path, root) for f in findings)
     by_folder = Counter(os.path.dirname(_relative(f.path, root)) or "." for f in findings)
+    claims = claim_findings(results)
+    by_handler: dict[tuple[str, int], list[tuple[object, Claim]]] = {}
+    for result in results:
+        for f in result.findings:
+            claim = claims.get(id(f))
+            if claim is not None:
+                by_handler.setdefault(claim.handler, []).append((f, claim))
     handlers: list[Handler] = []
     for result in results:
         facts = (result.facts or {}).get("audit")
         if not facts or not facts["handlers"]:
             continue
-        handlers.extend(_file_handlers(result, facts, _relative(result.path, root)))
+        handlers.extend(_file_handlers(result, facts, root, claims, by_handler))
     handlers.sort(key=lambda h: (-RISK_RANK[h.risk], -h.score, h.path, h.line))
     summary = Summary(
         files=len(results),
@@ -283,13 +305,25 @@ def build_report(results: list, seconds: float, root: str | None = None, rule_na
     return AuditReport(summary, handlers, dict(rule_names or {}))
 
 
-def _file_handlers(result, facts: dict, shown: str) -> list[Handler]:
+def _file_handlers(result, facts: dict, root: str | None, claims: Claims, by_handler: dict) -> list[Handler]:
+    """The map entries of the handlers in one file.
+
+    Findings whose evidence names a handler (*claims*) go to that handler only, from any file,
+    with their chain; the others are linked through the file's own call graph (CALL_DEPTH).
+    """
+    shown = _relative(result.path, root)
+    home = key(result.path)
     functions = facts["functions"]
-    codes_at: dict[int, list] = {}
-    for f in result.findings:
-        codes_at.setdefault(f.line, []).append(f)
     out = []
-    for h in facts["handlers"]:
+    for number, h in enumerate(facts["handlers"]):
+        me = (home, number)
+        # Findings another handler's evidence claims are that handler's, not this one's.
+        own = [f for f in result.findings if claims.get(id(f)) is None or claims[id(f)].handler == me]
+        codes_at: dict[int, list] = {}
+        for f in own:
+            codes_at.setdefault(f.line, []).append(f)
+        taken = {f.line for f in result.findings if f.code.startswith("BND1") and id(f) in claims
+                 and claims[id(f)].handler != me}
         index = h["function"]
         fn = functions[index]
         reach = _reachable(functions, index)
@@ -298,17 +332,17 @@ def _file_handlers(result, facts: dict, shown: str) -> list[Handler]:
         for item in h["fields"]:
             code = next((f.code for f in codes_at.get(item["line"], ()) if f.code.startswith("BND2")), None)
             limit = item["limit"]
-            fields.append(RequestField(item["name"], item["type"], item["line"], None if code else limit, code))
+            fields.append(RequestField(item["name"], item["type"], item["line"], None if code else limit, code, shown))
             field_lines.add(item["line"])
         # BND2xx findings on the handler's own lines that no field record explains (e.g. its signature).
-        for f in result.findings:
+        for f in own:
             if f.code.startswith("BND2") and fn["start"] <= f.line <= fn["end"] and f.line not in field_lines:
                 if _innermost(functions, f.line) == index:
-                    fields.append(RequestField(f.message, "", f.line, None, f.code))
+                    fields.append(RequestField(f.message, "", f.line, None, f.code, shown))
                     field_lines.add(f.line)
         fanouts = []
         for s in facts["spawns"]:
-            if s["function"] is None or s["function"] not in reach:
+            if s["function"] is None or s["function"] not in reach or s["line"] in taken:
                 continue
             via = functions[s["function"]]["name"] if s["function"] != index else None
             code = next((f.code for f in codes_at.get(s["line"], ()) if f.code.startswith("BND1")), None)
@@ -317,14 +351,44 @@ def _file_handlers(result, facts: dict, shown: str) -> list[Handler]:
             fanouts.append(FanOut(shown, s["line"], s["column"], s["api"], s["kind"], bounded,
                                   s["limit"] if bounded else None, s["source"], s["target"], request_field, via, code))
         sites = []
-        for f in result.findings:
+        for f in own:
             if not f.code.startswith(("BND3", "BND4")):
                 continue
             owner = _innermost(functions, f.line)
             if owner is not None and owner in reach:
-                sites.append(Site(f.code, f.line, f.message, functions[owner]["name"] if owner != index else None))
-        fanouts.sort(key=lambda x: (x.bounded, x.line, x.column))
+                sites.append(Site(f.code, f.line, f.message, functions[owner]["name"] if owner != index else None, shown))
         handler = Handler(shown, fn["line"], fn["name"], h["framework"], h["route"], "", 0, fanouts, fields, sites)
+        for f, claim in by_handler.get(me, ()):
+            _place(handler, f, claim, root)
+        fanouts.sort(key=lambda x: (x.bounded, x.path != shown, x.path, x.line, x.column))
         handler.score, handler.risk = _score(handler)
         out.append(handler)
     return out
+
+
+def _place(handler: Handler, f, claim: Claim, root: str | None) -> None:
+    """Put the claimed finding *f* in *handler*'s entry, with its chain: on the entry already there
+    for its file and line (the same-module call graph found it), else as a new entry."""
+    path = _relative(f.path, root)
+    chain = [Step(s.what, _relative(s.path, root) if s.path else "", s.line) for s in claim.steps]
+    family = f.code[:4]
+    if family == "BND1":
+        for x in handler.fanouts:
+            if x.path == path and x.line == f.line and x.code == f.code:
+                x.chain = chain
+                return
+        handler.fanouts.append(FanOut(path, f.line, f.column, api_name(f.message) or f.code, "", False, None, None,
+                                      None, request_name(claim.steps[claim.at]), None, f.code, chain))
+    elif family == "BND2":
+        for x in handler.fields:
+            if (x.path or handler.path) == path and x.line == f.line and x.code == f.code:
+                x.chain = chain
+                return
+        handler.fields.append(RequestField(request_name(claim.steps[0]) or f.message, "", f.line, None, f.code, path,
+                                           chain))
+    else:
+        for x in handler.sites:
+            if (x.path or handler.path) == path and x.line == f.line and x.code == f.code:
+                x.chain = chain
+                return
+        handler.sites.append(Site(f.code, f.line, f.message, None, path, chain))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from html import escape
 
-from boundlint.audit.cells import code_spans, fanout_text, field_text, site_text
+from boundlint.audit.cells import chain_text, code_spans, fanout_text, field_text, site_text
 from boundlint.audit.model import FAMILIES, AuditReport
 from boundlint.report.sarif import rule_doc_uri
 
@@ -34,7 +34,7 @@ table.map th:nth-child(4){width:26%}table.map th:nth-child(5){width:16%}table.ma
 .risk{font-weight:700;border-radius:4px;padding:1px 6px;white-space:nowrap}
 .high{background:#ffd7d5;color:#82071e}.medium{background:#fff1c2;color:#6b4a00}.low{background:#dafbe1;color:#116329}
 ul{margin:0;padding-left:16px}li{margin:1px 0}
-.unb{color:#a40e26;font-weight:600}.ok{color:#1a7f37}
+.unb{color:#a40e26;font-weight:600}.ok{color:#1a7f37}li.via{list-style:none;color:#57606a;font-size:12px}
 code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f3f5f7;padding:0 3px;border-radius:3px}
 .small{color:#57606a;font-size:12px}
 .meta{color:#57606a;margin:0 0 10px}.meta code{font-size:13px}
@@ -94,6 +94,16 @@ def _list(items: list[tuple[str, str]]) -> str:
     return "<ul>" + "".join(f'<li class="{cls}">{inline(text)}</li>' for cls, text in items) + "</ul>"
 
 
+def _with_chains(entries) -> list[tuple[str, str]]:
+    """``(class, text)`` list items: each ``(class, text, chain)`` entry, then its evidence chain as a ``via`` item."""
+    out = []
+    for cls, text, chain in entries:
+        out.append((cls, text))
+        if chain:
+            out.append(("via", "via: " + chain_text(chain)))
+    return out
+
+
 def _table(headers: list[tuple[str, bool]], rows: list[list[str]], sortable: bool = True, cls: str = "") -> str:
     head = "".join(f'<th class="num">{escape(h)}</th>' if num else f"<th>{escape(h)}</th>" for h, num in headers)
     body = "".join("<tr>" + "".join(rows_cell for rows_cell in row) + "</tr>" for row in rows)
@@ -142,13 +152,15 @@ def render_html(report: AuditReport) -> str:
                      + escape(", ".join(f"{k} {v}" for k, v in s.handlers_by_framework.items())) + "</p>")
     parts.append("<h2>Endpoint exposure map</h2>")
     parts.append('<p class="small">Riskiest first: unbounded fan-out fed by a request field, then other unbounded '
-                 "fan-out, unbounded request fields, and log-storm or connection-churn sites reachable in the same module.</p>")
+                 "fan-out, unbounded request fields, and log-storm or connection-churn sites: those whose evidence names the "
+                 "handler, in any module, with the chain (via), and those its own module's calls reach.</p>")
     if report.handlers:
         rows = []
         for h in report.handlers:
-            fan = [("ok" if f.bounded else "unb", fanout_text(f)) for f in h.fanouts]
-            fields = [("ok" if f.limit is not None else "unb", field_text(f)) for f in h.fields]
-            sites = [("unb", site_text(x)) for x in h.sites]
+            fan = _with_chains(("ok" if f.bounded else "unb", fanout_text(f, h.path), f.chain) for f in h.fanouts)
+            fields = _with_chains(("ok" if f.limit is not None else "unb", field_text(f, h.path), f.chain)
+                                  for f in h.fields)
+            sites = _with_chains(("unb", site_text(x, h.path), x.chain) for x in h.sites)
             rows.append([
                 f'<td data-key="{_RANK.get(h.risk, 0)}{h.score:09d}"><span class="risk {h.risk}">{escape(h.risk)}</span></td>',
                 f'<td data-key="{escape(h.name)}"><code>{escape(h.name)}</code><br><span class="small">{escape(h.path)}:{h.line}</span></td>',

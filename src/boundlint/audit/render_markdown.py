@@ -1,7 +1,7 @@
 """The audit report as GitHub-flavoured Markdown."""
 from __future__ import annotations
 
-from boundlint.audit.cells import fanout_text, field_text, route_text, site_text
+from boundlint.audit.cells import chain_text, fanout_text, field_text, route_text, site_text
 from boundlint.audit.model import FAMILIES, AuditReport
 from boundlint.report.sarif import rule_doc_uri
 
@@ -12,6 +12,11 @@ def _cell(text: str) -> str:
 
 def _code(text: str) -> str:
     return "`" + text.replace("`", "'") + "`"
+
+
+def _entries(pairs) -> str:
+    """One map cell: each ``(text, chain)`` entry on its line, its evidence chain on the next (``via: ...``)."""
+    return "\n".join(text + (f"\nvia: {chain_text(chain)}" if chain else "") for text, chain in pairs)
 
 
 def _table(headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
@@ -47,15 +52,16 @@ def render_markdown(report: AuditReport, top: int | None = None) -> str:
         lines += [""]
         lines += _table(("folder", "findings"), [(_code(p), str(n)) for p, n in s.top_folders])
     lines += ["", "## Endpoint exposure map", "", "Riskiest first: unbounded fan-out fed by a request field, then other unbounded fan-out, "
-              "unbounded request fields, and log-storm or connection-churn sites reachable in the same module.", ""]
+              "unbounded request fields, and log-storm or connection-churn sites: those whose evidence names the handler, "
+              "in any module, with the chain (`via:`), and those its own module's calls reach.", ""]
     handlers = report.handlers if not top else report.handlers[:top]
     if handlers:
         rows = []
         for h in handlers:
             rows.append((h.risk, f"{_code(h.name)}<br>{h.path}:{h.line}", route_text(h),
-                         "\n".join(fanout_text(f) for f in h.fanouts),
-                         "\n".join(field_text(f) for f in h.fields),
-                         "\n".join(site_text(x) for x in h.sites)))
+                         _entries((fanout_text(f, h.path), f.chain) for f in h.fanouts),
+                         _entries((field_text(f, h.path), f.chain) for f in h.fields),
+                         _entries((site_text(x, h.path), x.chain) for x in h.sites)))
         lines += _table(("risk", "handler", "route", "fan-out sites", "request fields", "log-storm / churn sites"), rows)
     else:
         lines.append("No request handlers recognised.")

@@ -3,8 +3,9 @@
 Every line fits the width (80 columns when the output is not a terminal)
 and no name is split across two lines (see ``layout``).  Each handler of the
 exposure map takes at most ``HANDLER_LINES`` lines: a title line, then one
-line per fan-out site, request field and log-storm / churn site, wrapped
-while there is room and cut with ``…`` when there is not; what does not fit
+line per fan-out site, request field and log-storm / churn site (each
+followed by a ``via`` line of the places its evidence chain passes through,
+when it has one), wrapped while there is room and cut with ``…`` when there is not; what does not fit
 is counted on a last ``+ N more`` line.  Markdown-style `code` spans in
 messages lose their backticks (and are coloured when colour is on).
 """
@@ -14,7 +15,7 @@ import io
 import re
 import shutil
 
-from boundlint.audit.cells import code_spans, fanout_text, field_text, route_text, site_text
+from boundlint.audit.cells import chain_places, code_spans, fanout_text, field_text, route_text, site_text, where
 from boundlint.audit.layout import Styled, fit, join, shorten, wrap
 from boundlint.audit.model import FAMILIES, AuditReport, FanOut, Handler
 
@@ -98,15 +99,16 @@ def _rstrip(s: Styled) -> Styled:
     return s[:len(s.text.rstrip())]
 
 
-def fanout_line(f: FanOut) -> str:
+def fanout_line(f: FanOut, home: str | None = None) -> str:
     """A fan-out site for the terminal: what matters first, as a cut line loses its end.
 
     ``L25 asyncio.gather UNBOUNDED over request.uris -> hydrate [BND101]``; a bounded site reads as
-    in the other formats (``cells.fanout_text``).
+    in the other formats (``cells.fanout_text``).  A site outside the handler's file *home* starts
+    with its ``path:line``.
     """
     if f.bounded:
-        return fanout_text(f)
-    text = f"L{f.line} {f.api} UNBOUNDED"
+        return fanout_text(f, home)
+    text = f"{where(f.path, f.line, home)} {f.api} UNBOUNDED"
     source = f.source
     if f.request_field and f.request_field != source:
         # The analysis cuts long sources with "..."; the request field is then the clearer name.
@@ -122,9 +124,16 @@ def fanout_line(f: FanOut) -> str:
 
 def _items(h: Handler) -> list[tuple[int, str, str]]:
     """``(priority, label, text)`` of a handler's map entries in display order; 0 is the most important."""
-    items = [(0 if not f.bounded else 3, "fan-out", fanout_line(f)) for f in h.fanouts]
-    items += [(1 if f.limit is None else 4, "field", field_text(f)) for f in h.fields]
-    items += [(2, "site", site_text(s)) for s in h.sites]
+    items = []
+    for priority, label, text, entry in (
+            *((0 if not f.bounded else 3, "fan-out", fanout_line(f, h.path), f) for f in h.fanouts),
+            *((1 if f.limit is None else 4, "field", field_text(f, h.path), f) for f in h.fields),
+            *((2, "site", site_text(s, h.path), s) for s in h.sites)):
+        items.append((priority, label, text))
+        # The evidence chain right under its entry, as the places it passes through.
+        places = chain_places(entry.chain, h, entry.path or h.path, entry.line)
+        if places:
+            items.append((priority, "via", places))
     return items
 
 
@@ -156,8 +165,9 @@ def handler_lines(h: Handler, width: int) -> list[Styled]:
         keep = set(sorted(keep, key=lambda i: (items[i][0], i))[:budget - 1])
     shown = [it for i, it in enumerate(items) if i in keep]
     hidden = [it for i, it in enumerate(items) if i not in keep]
+    hidden_entries = [it for it in hidden if it[1] != "via"]  # a chain left out with its entry needs no note
     text_w = width - len(_INDENT) - _LABEL
-    spare = budget - len(shown) - bool(hidden)
+    spare = budget - len(shown) - bool(hidden_entries)
     last_label = None
     for _, label, text in shown:
         lines = wrap(message(text), text_w)
@@ -168,10 +178,10 @@ def handler_lines(h: Handler, width: int) -> list[Styled]:
         last_label = label
         out.append(Styled.of(_INDENT) + head + lines[0])
         out += [Styled.of(_INDENT + " " * _LABEL) + line for line in lines[1:]]
-    if hidden:
+    if hidden_entries:
         counts = [f"{n} {label}{'s' if n != 1 else ''}" for label in ("fan-out", "field", "site")
                   if (n := sum(1 for it in hidden if it[1] == label))]
-        note = f"+ {len(hidden)} more: {', '.join(counts)}; --format html lists all"
+        note = f"+ {len(hidden_entries)} more: {', '.join(counts)}; --format html lists all"
         out.append(Styled.of(_INDENT + " " * _LABEL) + fit(Styled.of(note, "dim"), text_w, 1)[0])
     return out
 
