@@ -7,7 +7,9 @@ BND900 runs here too: where flake8 reads a malformed code as more than was
 written (``# noqa: BND10l`` as ``BND10``), its report still shows the comment.
 The family analysis options come from the ``[tool.boundlint]`` table of the
 pyproject.toml nearest the checked file, which flake8 itself never reads; a
-broken table is reported as BND001 on line 1 of each file.
+broken table is reported as BND001 on line 1 of each file.  The project
+index (what other modules of the file's project say) is built once per flake8
+process, from the summaries ``boundlint check`` cached when its cache exists.
 """
 from __future__ import annotations
 
@@ -32,6 +34,13 @@ class Plugin:
         """Yield each finding of the file for flake8 to filter and print."""
         from boundlint.config import ConfigError, analysis_settings
         from boundlint.engine import check_source
+        from boundlint.index import build
+
+        if build.CACHE_DIR is None:  # reuse the summaries `boundlint check` cached; never create a cache here
+            from boundlint.cache import default_dir
+
+            if default_dir().is_dir():
+                build.CACHE_DIR = str(default_dir())
 
         path = self.filename if self.filename not in ("-", "stdin") else os.getcwd()
         try:

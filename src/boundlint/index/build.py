@@ -122,7 +122,7 @@ def summary_of(text: str | None, name: str, is_package: bool, cache: SummaryCach
     """The summary of *text* as module *name*; an empty one for text ``ast`` cannot read. Never raises."""
     if text is None:
         return _EMPTY
-    key = hashlib.blake2b(f"{name}\0{int(is_package)}\0{text}".encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    key = _key(text, name, is_package)
     if cache is not None:
         hit = cache.get(key)
         if hit is not None:
@@ -143,20 +143,51 @@ def summary_of(text: str | None, name: str, is_package: bool, cache: SummaryCach
 
 
 def build_index(root: str, recursive: bool, cache_dir: str | None = None, extra: tuple[str, ...] = ()) -> ProjectIndex:
-    """The index of the project at *root* (its whole tree when *recursive*), plus the files *extra*."""
+    """The index of the project at *root* (its whole tree when *recursive*), plus the files *extra*.
+
+    Modules whose summary is not cached are read in parallel (one process per
+    core) when there are many of them.
+    """
     cache = SummaryCache(cache_dir)
     index = ProjectIndex(root)
     files = _project_files(root, recursive)
     seen = {os.path.abspath(f) for f in files}
     files += [f for f in extra if os.path.abspath(f) not in seen]
+    todo = []
     for path in files:
         names = module_names(path, root)
-        if not names:
-            continue
-        is_package = os.path.basename(path) in ("__init__.py", "__init__.pyi")
-        index.add(ModuleEntry(path, names, summary_of(_read_text(path), names[0], is_package, cache), is_package))
+        if names:
+            todo.append((path, names, os.path.basename(path) in ("__init__.py", "__init__.pyi"), _read_text(path)))
+    misses = [(text, names[0], is_package) for _, names, is_package, text in todo
+              if text is not None and cache.get(_key(text, names[0], is_package)) is None]
+    for (text, name, is_package), summary in zip(misses, _summarize_all(misses)):
+        cache.put(_key(text, name, is_package), summary)
+    for path, names, is_package, text in todo:
+        index.add(ModuleEntry(path, names, summary_of(text, names[0], is_package, cache), is_package))
     cache.flush()
     return index
+
+
+_PARALLEL_FROM = 64  # modules to read before a process pool pays for itself
+
+
+def _summarize_all(misses: list[tuple[str, str, bool]]) -> list[dict]:
+    """Summaries of ``(text, module, is_package)`` items, in order; in worker processes when there are many."""
+    cores = os.cpu_count() or 1
+    if len(misses) < _PARALLEL_FROM or cores < 2:
+        return [summary_of(*item) for item in misses]
+    import multiprocessing
+
+    try:
+        context = multiprocessing.get_context("fork")
+        with context.Pool(cores) as pool:
+            return pool.starmap(summary_of, misses, chunksize=max(1, len(misses) // (cores * 8)))
+    except (OSError, ValueError):  # no fork here, or no process could start: read them in this process
+        return [summary_of(*item) for item in misses]
+
+
+def _key(text: str, name: str, is_package: bool) -> str:
+    return hashlib.blake2b(f"{name}\0{int(is_package)}\0{text}".encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def index_for(path: str, cache_dir: str | None = None) -> ProjectIndex:

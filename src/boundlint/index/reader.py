@@ -17,6 +17,8 @@ from typing import Callable
 from boundlint import tables
 
 _LIMITER_WORDS = re.compile(r"semaphore|limiter|throttl|(?:^|_)sem(?:$|_)|concurrency_limit|capacity", re.I)
+_LEAVES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del})
+_DUMPS = frozenset({"model_dump", "dict", "json", "model_dump_json"})
 _CACHE_DECORATORS = frozenset({"lru_cache", "cache", "cached", "cached_property", "alru_cache", "memoize"})
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) - {"test"}
 _GRPC_CONTEXTS = frozenset({"context", "ctx", "_context"})
@@ -114,7 +116,7 @@ class FunctionReader:
         self.out: dict = {"line": func.lineno, "params": self.params, "method": owner is not None,
                           "limiter": None, "with_calls": [], "client": None, "client_call": None, "clients": [],
                           "len_checked": [], "pauses": False, "pause_calls": [], "raises": False, "batches": None,
-                          "calls": [], "route": None, "inputs": [], "outputs": [], "cached": False}
+                          "calls": [], "route": None, "inputs": [], "outputs": [], "cached": False, "built": []}
 
     def _defaults(self) -> dict[str, ast.AST]:
         args = self.func.args
@@ -291,7 +293,7 @@ class FunctionReader:
         name = dotted(iterable)
         if name is not None and _is_const(iterable):
             bounded = True
-        text = ast.unparse(iterable) if hasattr(ast, "unparse") else "?"
+        text = dotted(iterable) or _short_text(iterable)
         return {"src": src, "text": text[:60], "bounded": bounded, "line": line}
 
     def _with_item(self, expr: ast.AST) -> None:
@@ -334,7 +336,12 @@ class FunctionReader:
                 continue
             if isinstance(node, ast.Call):
                 self._call(node, loop)
-            stack.extend(ast.iter_child_nodes(node))
+            for name in node._fields:  # children, skipping the leaves that hold no call
+                value = getattr(node, name, None)
+                if isinstance(value, list):
+                    stack.extend(v for v in value if isinstance(v, ast.AST) and type(v) not in _LEAVES)
+                elif isinstance(value, ast.AST) and type(value) not in _LEAVES:
+                    stack.append(value)
 
     def _call(self, call: ast.Call, loop: dict | None) -> None:
         func = call.func
@@ -345,6 +352,10 @@ class FunctionReader:
             made = f"{self.module}.{self.owner}.{func.attr}"
         if (made in tables.table("sleeps") or short in ("sleep", "backoff", "_backoff", "wait_backoff")) and not _short_sleep(call):
             self.out["pauses"] = True
+        if isinstance(func, ast.Attribute) and func.attr in _DUMPS and isinstance(func.value, ast.Call):
+            made_here = self.ref(func.value.func)  # Payload(...).model_dump(): the module builds and sends it
+            if made_here is not None and made_here not in self.out["built"]:
+                self.out["built"].append(made_here)
         if short == "acquire" and isinstance(func, ast.Attribute):
             receiver = dotted(func.value)
             if receiver and self._limiter_name(receiver):
@@ -360,6 +371,15 @@ class FunctionReader:
                   "kwargs": {kw.arg: self.prov(kw.value) for kw in call.keywords if kw.arg},
                   "loop": None if loop is None else {k: loop[k] for k in ("src", "text", "bounded", "line")}}
         self.out["calls"].append(record)
+
+
+def _short_text(expr: ast.AST) -> str:
+    """Source-like text of a loop's iterable for evidence (``ast.unparse`` only for small expressions)."""
+    if isinstance(expr, ast.Call):
+        name = dotted(expr.func)
+        if name is not None:
+            return f"{name}(...)"
+    return ast.unparse(expr) if len(list(ast.walk(expr))) < 12 else "..."
 
 
 def _failover(body: list[ast.stmt]) -> bool:

@@ -29,7 +29,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
     """The summary of one module's source *text* (module name *module*, a package's ``__init__`` or not)."""
     tree = ast.parse(text)
     imports: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in _import_statements(tree.body):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
@@ -37,7 +37,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                 else:
                     root = alias.name.split(".", 1)[0]
                     imports[root] = root
-        elif isinstance(node, ast.ImportFrom):
+        else:
             base = resolve_import_from(module, is_package, node.level, node.module)
             if base is None:
                 continue
@@ -88,16 +88,24 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                 if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     facts = FunctionReader(inner, ref, module, stmt.name, local, instances, tuple(bases)).facts()
                     out["functions"][f"{stmt.name}.{inner.name}"] = facts
-    built: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("model_dump", "dict", "json", "model_dump_json"):
-            inner = node.func.value
-            if isinstance(inner, ast.Call):
-                r = ref(inner.func)
-                if r is not None:
-                    built.add(r)
+    built = {r for facts in out["functions"].values() for r in facts.pop("built")}
     out["built"] = sorted(built)
     return out
+
+
+def _import_statements(body: list[ast.stmt]):
+    """Every ``import`` / ``from ... import`` statement, also inside functions, classes and blocks
+    (a statement walk: expressions hold no imports)."""
+    stack = list(reversed(body))
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            yield stmt
+            continue
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            block = getattr(stmt, name, None)
+            if block:
+                stack.extend(reversed(block))
 
 
 def _base_ref(ref):
