@@ -8,11 +8,11 @@ counts as a logger, a guard and a pause is decided in
 ``boundlint.analysis.logging_calls`` and ``boundlint.analysis.storms``; which functions run once per item of a
 fan-out, in ``boundlint.analysis.workers``.
 
-One module per rule; ``shared`` holds what BND301 and BND302 have in common.
+One module per rule; ``log_storms`` holds what BND301 and BND302 have in common.
 """
 from boundlint.rules.amplification.log_storm_in_loop import LogStormInLoop
 from boundlint.rules.amplification.log_storm_in_worker import LogStormInWorker
 from boundlint.rules.amplification.retry_without_backoff import RetryWithoutBackoff, spinning_retry
-from boundlint.rules.amplification.shared import loop_storms
+from boundlint.rules.amplification.log_storms import loop_storms
 
 __all__ = ["LogStormInLoop", "LogStormInWorker", "RetryWithoutBackoff", "loop_storms", "spinning_retry"]

@@ -6,7 +6,7 @@ import libcst as cst
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.logging_calls import describe, log_call, rate_limited
 from boundlint.analysis.storms import handler_loop, loop_source
-from boundlint.rules.amplification.shared import _LOGGERS_DOC, _LOOP_LOG_PREFILTER, _OPTIONS_DOC, loop_storms
+from boundlint.rules.amplification.log_storms import _LOGGERS_DOC, _LOOP_LOG_PREFILTER, _OPTIONS_DOC, loop_storms
 from boundlint.rules.base import Example, Rule
 
 

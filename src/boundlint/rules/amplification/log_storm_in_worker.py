@@ -7,7 +7,7 @@ from boundlint.analysis.context import Context
 from boundlint.analysis.logging_calls import LogCall, describe, log_call, rate_limited
 from boundlint.analysis.storms import function_node, guarded, handler_loop
 from boundlint.analysis.workers import worker_index
-from boundlint.rules.amplification.shared import _LOGGERS_DOC, _OPTIONS_DOC, _WORKER_LOG_PREFILTER, loop_storms
+from boundlint.rules.amplification.log_storms import _LOGGERS_DOC, _OPTIONS_DOC, _WORKER_LOG_PREFILTER, loop_storms
 from boundlint.rules.base import Example, Rule
 
 
