@@ -1,0 +1,154 @@
+"""BND301 log-storm-in-loop: a log line per failed iteration of an unbounded loop."""
+from __future__ import annotations
+
+import libcst as cst
+
+from boundlint.analysis.context import Context, Loop
+from boundlint.analysis.logging_calls import describe, log_call, rate_limited
+from boundlint.analysis.storms import handler_loop, loop_source
+from boundlint.rules.amplification.log_storms import _LOGGERS_DOC, _LOOP_LOG_PREFILTER, _OPTIONS_DOC, loop_storms
+from boundlint.rules.base import Example, Rule
+
+
+def _loop_text(loop: Loop) -> str:
+    source = loop_source(loop)
+    return f"`{source}`" if loop.kind == "while" else f"a loop over `{source}`"
+
+
+class LogStormInLoop(Rule):
+    __doc__ = """
+    ## What it does
+    Flags a log call at warning level or above in an `except` handler inside a
+    `for` / `async for` / `while` loop over an unbounded source: the handler
+    writes one log line per failed iteration.
+
+    ## Why is this bad?
+    Failures come in bursts.  When the dependency behind the loop goes down,
+    every item fails, and the loop writes one (often blocking, often
+    traceback-sized) log line per item, thousands per second.  The logging
+    pipeline becomes the bottleneck: threads block on the handler's lock,
+    disks and log shippers fill, and the service falls over for a reason
+    unrelated to the original fault.
+
+    ## What counts as a limit
+    - a loop over a bounded source (the shared rules of BND1xx: a literal,
+      `range(N)` with a constant `N`, a slice `xs[:N]`, a constant name ...);
+      fixed-size batches bound concurrency but not the number of iterations,
+      so a loop over batches still counts; a `while n < limit` loop whose
+      counter is incremented inside is a counted retry;
+    - a counter or sampling guard around the call: `if errors < N` on a
+      counter the loop increments, `if i % N == 0`, a `random` sample, or a
+      once-only flag the branch sets (`if not warned: warned = True`,
+      `if key not in seen: seen.add(key)`);
+    - a `raise`, `return` or `break` right after the log call: the error
+      leaves the loop, so it is logged once;
+    - a retry or fallback loop that stops at its first success: its
+      attempts are few, unless it is an endless retry that goes straight
+      back to the failing call (BND303's finding), which logs once per spin;
+    - a pause on the failing path: `time.sleep` / `asyncio.sleep` / anyio /
+      trio sleep of at least 0.1 s (or of a computed delay), or
+      `Event.wait(timeout)`, in the handler or among the loop body's
+      statements, or an iterator that backs off before each round
+      (`async for ws in websockets.connect(uri)`, tenacity's `Retrying`),
+      so the loop writes at most a few lines a second;
+    - a loop that waits for a person each time (`input()`, `getpass()`,
+      `prompt()`): a REPL writes one line per failed command;
+    - a rate-limited logger or helper (see Options);
+    - `debug` / `info` levels, and logging after the loop;
+    - a module of a `migrations` package: a data migration runs once per
+      deployment, and a line per bad row is its report.
+    """ + _LOGGERS_DOC + _OPTIONS_DOC
+    code, name = "BND301", "log-storm-in-loop"
+    prefilter = _LOOP_LOG_PREFILTER
+    message = "`{call}` {what} on every failed iteration of {loop}"
+    hint = "count failures and log once after the loop, rate-limit or sample the log line, or emit a metric instead"
+    invalid = (
+        Example("error_per_item", """
+            import logging
+
+            log = logging.getLogger(__name__)
+
+            def flush(samples):
+                for name, value in samples.items():
+                    try:
+                        send(name, value)
+                    except OSError as exc:
+                        log.error("error sending metric %s: %s", name, exc)  # error: BND301 col 13
+            """),
+        Example("consumer_loop", """
+            import logging
+
+            logger = logging.getLogger(__name__)
+
+            def run(consumer):
+                while True:
+                    message = consumer.poll()
+                    try:
+                        handle(message)
+                    except ValueError:
+                        logger.exception("cannot handle %s", message.offset)  # error: BND301 col 13
+            """),
+    )
+    valid = (
+        Example("count_and_log_once", """
+            import logging
+
+            log = logging.getLogger(__name__)
+
+            def flush(samples):
+                failed = 0
+                for name, value in samples.items():
+                    try:
+                        send(name, value)
+                    except OSError:
+                        failed += 1
+                if failed:
+                    log.error("%d of %d metrics not sent", failed, len(samples))
+            """),
+        Example("sampled", """
+            import logging
+
+            log = logging.getLogger(__name__)
+
+            def flush(samples):
+                errors = 0
+                for name, value in samples.items():
+                    try:
+                        send(name, value)
+                    except OSError:
+                        errors += 1
+                        if errors <= 10:
+                            log.warning("error sending %s", name)
+            """),
+        Example("reraised", """
+            import logging
+
+            log = logging.getLogger(__name__)
+
+            def flush(samples):
+                for name, value in samples.items():
+                    try:
+                        send(name, value)
+                    except OSError:
+                        log.error("error sending %s", name)
+                        raise
+            """),
+    )
+
+    def visit_Call(self, node: cst.Call, ctx: Context) -> None:
+        if not ctx.frame.handlers or not ctx.frame.loops or _migration(ctx.path):
+            return
+        log = log_call(node, ctx)
+        if log is None or rate_limited(log, ctx):
+            return
+        found = handler_loop(ctx)
+        if found is None or found[1] is None:
+            return
+        handler, loop = found
+        if loop_storms(ctx, handler, loop):
+            self.report(node, call=log.text, what=describe(log), loop=_loop_text(loop))
+
+
+def _migration(path: str) -> bool:
+    """A module of a ``migrations`` package (Django, Alembic ...): it runs once per deployment, not per request."""
+    return "migrations" in path.replace("\\", "/").split("/")[:-1]

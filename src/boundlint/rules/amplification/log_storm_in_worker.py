@@ -1,0 +1,136 @@
+"""BND302 log-storm-in-worker: a log line per failed item in a worker a fan-out runs once per item."""
+from __future__ import annotations
+
+import libcst as cst
+
+from boundlint.analysis.context import Context
+from boundlint.analysis.logging_calls import LogCall, describe, log_call, rate_limited
+from boundlint.analysis.storms import function_node, guarded, handler_loop
+from boundlint.analysis.workers import worker_index
+from boundlint.rules.amplification.log_storms import _LOGGERS_DOC, _OPTIONS_DOC, _WORKER_LOG_PREFILTER, loop_storms
+from boundlint.rules.base import Example, Rule
+
+
+class LogStormInWorker(Rule):
+    __doc__ = """
+    ## What it does
+    Flags a log call at warning level or above in an `except` handler of a
+    function or coroutine that a fan-out in the same module runs once per
+    item: the coroutines of a `gather` over a comprehension, the target of
+    `create_task` / `ensure_future` / `start_soon` / `run_in_executor` /
+    `Thread(...).start()` in an unbounded loop, the function an executor
+    `submit`s or `map`s over an unbounded collection.  The finding is on the
+    log call; the message names the fan-out site.
+
+    ## Why is this bad?
+    When the dependency fails, every item's worker fails, so the fan-out
+    writes one log line per item, all at once.  A concurrency limit does not
+    help: a bounded pool still logs once per failed item.  In the incident,
+    20,000 tasks per request each logged their failed cache call.
+
+    ## What counts as a limit
+    - the fan-out runs over a bounded source (`gather(a(), b())`, a literal,
+      `range(N)` with a constant `N`), or it starts a fixed pool of workers
+      (`for _ in range(8): tg.start_soon(worker, queue)`);
+    - a counter, sampling or once-only guard around the call (as in BND301);
+    - a rate-limited logger or helper (see Options);
+    - `debug` / `info` levels.  A `raise` after the log does not help: each
+      worker still logs before it raises.
+
+    A log call in a loop inside the worker is BND301's finding, not this one.
+    """ + _LOGGERS_DOC + _OPTIONS_DOC
+    code, name = "BND302", "log-storm-in-worker"
+    prefilter = _WORKER_LOG_PREFILTER
+    message = "`{call}` {what} for every failed item: `{worker}` runs per item of `{site}`"
+    hint = "log one summary after the fan-out (gather(..., return_exceptions=True)), or rate-limit the log line"
+    invalid = (
+        Example("per_item_coroutine", """
+            import asyncio
+            import logging
+
+            logger = logging.getLogger(__name__)
+
+            async def hydrate(cache, uri, sem):
+                async with sem:
+                    try:
+                        return await cache.get(uri)
+                    except ConnectionError:
+                        logger.error("cache read failed for %s", uri)  # error: BND302 col 13
+                        return None
+
+            async def get_posts(cache, uris):
+                sem = asyncio.Semaphore(32)
+                return await asyncio.gather(*(hydrate(cache, uri, sem) for uri in uris))
+            """),
+    )
+    valid = (
+        Example("summary_after_gather", """
+            import asyncio
+            import logging
+
+            logger = logging.getLogger(__name__)
+
+            async def hydrate(cache, uri, sem):
+                async with sem:
+                    return await cache.get(uri)
+
+            async def get_posts(cache, uris):
+                sem = asyncio.Semaphore(32)
+                results = await asyncio.gather(*(hydrate(cache, uri, sem) for uri in uris), return_exceptions=True)
+                failed = sum(isinstance(r, Exception) for r in results)
+                if failed:
+                    logger.warning("%d of %d cache reads failed", failed, len(results))
+                return [r for r in results if not isinstance(r, Exception)]
+            """),
+        Example("fixed_worker_pool", """
+            import anyio
+            import logging
+
+            logger = logging.getLogger(__name__)
+
+            async def worker(queue):
+                try:
+                    await drain(queue)
+                except OSError:
+                    logger.error("worker stopped")
+
+            async def main(queue):
+                async with anyio.create_task_group() as tg:
+                    for _ in range(8):
+                        tg.start_soon(worker, queue)
+            """),
+    )
+
+    def __init__(self, sink):
+        super().__init__(sink)
+        self._candidates: list[tuple[cst.Call, cst.CSTNode, LogCall]] = []
+
+    def visit_Call(self, node: cst.Call, ctx: Context) -> None:
+        worker_index(ctx).note_call(node, ctx)
+        if not ctx.frame.handlers:
+            return
+        log = log_call(node, ctx)
+        if log is None or rate_limited(log, ctx):
+            return
+        found = handler_loop(ctx)
+        if found is None:
+            return
+        handler, loop = found
+        if loop is not None and loop_storms(ctx, handler, loop):
+            return  # BND301 reports it
+        func = function_node(ctx)
+        if func is None or guarded(ctx, func, func):
+            return
+        self._candidates.append((node, func, log))
+
+    def leave_Module(self, node: cst.Module, ctx: Context) -> None:
+        index = worker_index(ctx)
+        for call, func, log in self._candidates:
+            site = index.site_of(func)
+            if site is not None:
+                self.report(call, call=log.text, what=describe(log), worker=_func_name(func), site=site.describe())
+        self._candidates.clear()
+
+
+def _func_name(node: cst.CSTNode) -> str:
+    return node.name.value if isinstance(node, cst.FunctionDef) else "<lambda>"

@@ -1,0 +1,97 @@
+"""BND104 pool-sized-from-input: an executor or process pool whose size comes from the input."""
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from boundlint.analysis import limits
+from boundlint.analysis.context import Context
+from boundlint.analysis.spawns import executor_constructor, spawn_of
+from boundlint.rules.base import Example, Rule, short
+
+
+def _pool_size(ctor: cst.Call) -> cst.BaseExpression | None:
+    for a in ctor.args:
+        if a.keyword is not None and a.keyword.value in ("max_workers", "processes"):
+            return a.value
+    positional = [a for a in ctor.args if a.keyword is None and a.star == ""]
+    return positional[0].value if positional else None
+
+
+class PoolSizedFromInput(Rule):
+    __doc__ = """
+    ## What it does
+    Flags a `ThreadPoolExecutor`, `ProcessPoolExecutor`, `multiprocessing.Pool`
+    or `ThreadPool` whose `max_workers` / `processes` is computed from the
+    input's size (`len(items)` or a name bound to it).  The finding is on the
+    `submit` / `map` that fans out over the pool, or on the constructor when
+    the pool is used elsewhere.
+
+    ## Why is this bad?
+    A pool exists to cap concurrency.  Sized from the input it caps nothing:
+    10,000 items start 10,000 threads or processes, each with its own
+    connection to the dependency.
+
+    ## What counts as a limit
+    - a constant or default `max_workers` (`ThreadPoolExecutor()`,
+      `max_workers=8`, `max_workers=MAX_WORKERS`);
+    - `min(len(items), N)` with a constant `N`.
+    """
+    code, name = "BND104", "pool-sized-from-input"
+    prefilter = re.compile(r"(?:Executor|Pool)\b")
+    message = "`{call}` fans out over a pool sized from the input (`{size}`)"
+    hint = "give the pool a constant max_workers, e.g. min(len(items), 16)"
+    invalid = (
+        Example("len_sized_pool", """
+            import concurrent.futures
+
+            def execute(items):
+                with concurrent.futures.ThreadPoolExecutor(max_workers=len(items)) as executor:
+                    futures = [executor.submit(run, item) for item in items]  # error: BND104 col 20
+                return [f.result() for f in futures]
+            """),
+    )
+    valid = (
+        Example("capped_pool", """
+            import concurrent.futures
+
+            def execute(items):
+                with concurrent.futures.ThreadPoolExecutor(max_workers=min(len(items), 16)) as executor:
+                    return list(executor.map(run, items))
+            """),
+    )
+
+    def __init__(self, sink):
+        super().__init__(sink)
+        self._pending: dict[int, tuple[cst.Call, cst.BaseExpression]] = {}
+        self._used: set[int] = set()
+
+    def visit_Call(self, node: cst.Call, ctx: Context) -> None:
+        spawn = spawn_of(node, ctx)
+        if spawn is not None and spawn.kind == "pool" and spawn.receiver is not None:
+            ctor = executor_constructor(spawn.receiver, ctx)
+            if ctor is not None and id(ctor) in self._pending:
+                self._used.add(id(ctor))
+                self.report(node, call=short(node.func) + "(...)", size=short(self._pending[id(ctor)][1]))
+            return
+        if executor_constructor(node, ctx) is node:
+            size = _pool_size(node)
+            if size is not None and limits.size_from_input(size, ctx):
+                self._pending[id(node)] = (node, size)
+
+    def leave_FunctionDef(self, node: cst.FunctionDef, ctx: Context) -> None:
+        for key, (ctor, size) in list(self._pending.items()):
+            if key not in self._used and _inside(ctor, node):
+                self.report(ctor, call=short(ctor.func) + "(...)", size=short(size))
+                del self._pending[key]
+
+    def leave_Module(self, node: cst.Module, ctx: Context) -> None:
+        for key, (ctor, size) in self._pending.items():
+            if key not in self._used:
+                self.report(ctor, call=short(ctor.func) + "(...)", size=short(size))
+        self._pending.clear()
+
+
+def _inside(inner: cst.CSTNode, outer: cst.CSTNode) -> bool:
+    return any(n is inner for n in limits.iter_nodes(outer))

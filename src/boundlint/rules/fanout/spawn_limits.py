@@ -1,0 +1,216 @@
+"""What BND101-BND103 share: the limits doc section, and whether a spawn site is bounded.
+
+``spawn_limit`` judges a task or thread started in a loop; the audit asks it
+too, so the report and the rules agree.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from boundlint.analysis import limits
+from boundlint.analysis.context import Context, Loop
+from boundlint.analysis.names import dotted
+from boundlint.analysis.spawns import Spawn, is_task_group
+from boundlint.rules.base import short
+
+_LIMITS_DOC = """
+    ## What counts as a limit
+    - a fixed set of awaitables: `gather(a(), b())`, a starred literal;
+    - a bounded source: a literal (also a view of one, `{...}.items()`, or
+      the words of a string literal, `"a b".split()`), `range(N)` with a
+      constant `N` (or `range(len(X))` of a constant collection), a slice
+      `xs[:N]`, `itertools.islice(xs, N)`, a constant (UPPER_CASE) name, an
+      enum, the `fields()` of a dataclass or attrs class;
+    - fixed-size batches: `itertools.batched(xs, N)`, or
+      `range(0, len(xs), N)` with `xs[i:i + N]`;
+    - the spawned function (same module: nested def, method, lambda,
+      `functools.partial`) enters `async with` / `with` on a semaphore,
+      `BoundedSemaphore`, anyio/trio `CapacityLimiter` or
+      `aiolimiter.AsyncLimiter` (or acquires one), also when it is passed in,
+      or one of your own limiter helpers named in the `limiter-helpers`
+      option; the limiter's own size must not come from `len()` of the input,
+      and every task must share it (a `Semaphore(N)` the spawned function
+      builds itself, or one built per item in the spawning loop, is one per
+      task and bounds nothing);
+    - the spawning loop waits for capacity: `await sem.acquire()`, or a
+      `len(pending) >= N` check that awaits in-flight work (a semaphore held
+      around the spawn does not count: it is released once the task starts);
+    - a dominating guard earlier in the function: `if len(xs) > N: raise`
+      (or `return`, `abort(...)`, an abort helper such as
+      `abort_invalid(...)` or a same-module function that ends by raising),
+      also written `if not 0 < len(xs) <= N:`, `if (n := len(xs)) > N:`,
+      `if len(xs) > N or len(ys) > M:`, through `n = len(xs)`, or
+      `assert len(xs) <= N`, or a same-module helper called first that
+      does such a check (`validate(xs)`) or a same-module predicate in the
+      test (`if too_many(xs): raise`); or an enclosing
+      `if len(xs) <= N:` block;
+    - a collection sized by configuration, not by a request: iterating a
+      `*args` parameter (the caller's fixed arguments) or `sys.argv`, or a
+      name such as `servers`, `workers`, `shards`, `nodes`, `callbacks`,
+      `deployments`, `regions` (the `bounded-names` option adds more);
+    - work that releases what exists (`close`, `disconnect`, `cancel`,
+      `kill`, `wait`, `join` per item), or a task awaited before the next
+      iteration (`await loop.run_in_executor(...)`, `task = create_task(...)`
+      then `await task`, `t.start()` then `t.join()`).
+"""
+
+
+def _doc(text: str) -> str:
+    return text + _LIMITS_DOC
+
+
+@dataclass(frozen=True)
+class Unbounded:
+    """An unbounded loop behind a fan-out, with the expression it iterates (for messages)."""
+
+    loop: Loop
+    source: str
+
+
+def _loop_source(loop: Loop) -> str:
+    if loop.iter is not None:
+        return short(loop.iter)
+    return "while " + short(loop.test) if loop.test is not None else "a loop"
+
+
+def unbounded_loop(loops: list[Loop], ctx: Context) -> Unbounded | None:
+    """The innermost loop of *loops* that runs an unbounded number of times, or None."""
+    for loop in reversed(loops):
+        if limits.loop_limit(loop, ctx) is None:
+            return Unbounded(loop, _loop_source(loop))
+    return None
+
+
+def spawn_limit(spawn: Spawn, loops: list[Loop], ctx: Context) -> tuple[Unbounded | None, str | None]:
+    """``(unbounded loop, None)`` for an unbounded spawn site, else ``(loop or None, limit)``."""
+    found = unbounded_loop(loops, ctx)
+    if found is None:
+        return None, "bounded loops"
+    if limits.teardown_call(spawn.target):
+        return found, "releases existing resources"
+    if awaited_in_iteration(spawn, found.loop, ctx):
+        return found, "awaited before the next iteration"
+    if spawn.target is not None and not unshared_limiter(spawn.call, ctx, found.loop):
+        limit = limits.callee_limit(spawn.target, ctx)
+        if limit:
+            return found, limit
+    # a limiter held around the spawn is released once the task starts, not when it ends
+    limit = limits.loop_backpressure(found.loop, spawn.call, ctx, held=False)
+    if limit:
+        return found, limit
+    return found, None
+
+
+def _limiter_call(node: cst.CSTNode, ctx: Context) -> bool:
+    if not isinstance(node, cst.Call):
+        return False
+    q = ctx.qualname(node.func) or dotted(node.func) or ""
+    return q in limits.LIMITER_TYPES or q.rsplit(".", 1)[-1] in limits.LIMITER_CLASS_NAMES
+
+
+def unshared_limiter(call: cst.Call, ctx: Context, loop: Loop | None = None) -> bool:
+    """True when *call* hands its tasks a limiter that bounds nothing.
+
+    The spawned function acquires it, but it is sized from the input
+    (``sem = Semaphore(len(names))``: a slot per item), or it is a new one
+    per item: built in the spawn's arguments or inside the spawning *loop*.
+    """
+    for node in limits.iter_nodes(call):
+        if _limiter_call(node, ctx):
+            return True
+        if not isinstance(node, cst.Name):
+            continue
+        bound = ctx.lookup(node.value)
+        for value in bound[1] if bound else ():
+            if not _limiter_call(value, ctx):
+                continue
+            if value.args and limits.size_from_input(value.args[0].value, ctx):
+                return True
+            if loop is not None and any(n is value for n in limits.iter_nodes(loop.node)):
+                return True
+    return False
+
+
+_WAIT_WRAPPERS = frozenset({"wait_for", "shield", "wait", "timeout"})
+
+
+def awaited_in_iteration(spawn: Spawn, loop: Loop, ctx: Context) -> bool:
+    """True when the spawned task is awaited within the same loop iteration (sequential work).
+
+    Covers ``await loop.run_in_executor(...)``, ``await asyncio.wait_for(create_task(...), t)``
+    and ``task = create_task(...)`` followed by ``await task`` / ``asyncio.wait({task}, ...)`` /
+    ``task.result()`` in the loop body.
+    """
+    if spawn.kind == "thread" and isinstance(spawn.receiver, cst.Name) and loop.kind in ("for", "while"):
+        # t.start(); t.join(): the thread ends before the next one starts
+        for node in limits.iter_nodes(loop.node.body):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "join":
+                if isinstance(node.func.value, cst.Name) and node.func.value.value == spawn.receiver.value:
+                    return True
+    parents = ctx.ancestors
+    parent = parents[-1] if parents else None
+    if isinstance(parent, cst.Await):
+        return spawn.kind == "task" and not spawn.api.endswith((".start", ".start_soon"))
+    if isinstance(parent, cst.Arg) and len(parents) >= 3 and isinstance(parents[-2], cst.Call):
+        wrapper = (dotted(parents[-2].func) or "").rsplit(".", 1)[-1]
+        if wrapper in _WAIT_WRAPPERS and isinstance(parents[-3], cst.Await):
+            return True
+    if loop.kind not in ("for", "while"):
+        return False
+    name = None
+    if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
+        name = parent.targets[0].target.value
+    elif isinstance(parent, cst.AnnAssign) and isinstance(parent.target, cst.Name):
+        name = parent.target.value
+    if name is None:
+        return False
+    for node in limits.iter_nodes(loop.node.body):
+        if isinstance(node, cst.Await):
+            inner = node.expression
+            if isinstance(inner, cst.Name) and inner.value == name:
+                return True
+            if isinstance(inner, cst.Call) and _mentions(inner, name):
+                return True
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "result":
+            if isinstance(node.func.value, cst.Name) and node.func.value.value == name:
+                return True
+    return False
+
+
+def _mentions(call: cst.Call, name: str) -> bool:
+    for arg in call.args:
+        value = arg.value
+        if isinstance(value, cst.Name) and value.value == name:
+            return True
+        if isinstance(value, (cst.Set, cst.List, cst.Tuple)):
+            if any(isinstance(e.value, cst.Name) and e.value.value == name for e in value.elements):
+                return True
+    return False
+
+
+def region_loops(spawn: Spawn, ctx: Context) -> list[Loop]:
+    """The loops that multiply a spawn: for a task group bound by ``with`` here, only those inside it."""
+    loops = ctx.frame.loops
+    receiver = spawn.receiver
+    if receiver is not None and isinstance(receiver, cst.Name) and is_task_group(receiver, ctx):
+        for index, item in enumerate(ctx.frame.withs):
+            asname = item.asname.name if item.asname is not None else None
+            if isinstance(asname, cst.Name) and asname.value == receiver.value:
+                inside = [loop for loop in loops if _withs_depth(loop, ctx) > index]
+                return inside
+    return loops
+
+
+def _withs_depth(loop: Loop, ctx: Context) -> int:
+    # A loop is inside a with item when the with node is one of the loop node's ancestors.
+    try:
+        loop_pos = ctx.ancestors.index(loop.node if loop.kind != "comp" else loop.owner)
+    except ValueError:
+        return len(ctx.frame.withs)
+    depth = 0
+    for node in ctx.ancestors[:loop_pos]:
+        if isinstance(node, cst.With):
+            depth += len(node.items)
+    return depth

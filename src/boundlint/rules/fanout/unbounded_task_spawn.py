@@ -1,0 +1,115 @@
+"""BND102 unbounded-task-spawn: a task started per item of an unbounded loop or comprehension."""
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from boundlint.analysis import limits
+from boundlint.analysis.context import Context
+from boundlint.analysis.spawns import is_event_loop, is_task_group, spawn_of
+from boundlint.rules.base import Example, Rule, short
+from boundlint.rules.fanout.spawn_limits import _doc, region_loops, spawn_limit, unshared_limiter
+
+
+class UnboundedTaskSpawn(Rule):
+    __doc__ = _doc("""
+    ## What it does
+    Flags a task started per item of an unbounded loop or comprehension:
+    `TaskGroup.create_task`, anyio `start_soon` / `start`, trio nursery
+    `start_soon` / `start`, `asyncio.create_task`, `asyncio.ensure_future`,
+    `loop.create_task`, `loop.run_in_executor`, and gevent / eventlet
+    `spawn` (a greenlet per call); also such a function applied by `map()`
+    (`map(asyncio.create_task, coros)`).
+
+    ## Why is this bad?
+    Each iteration starts another concurrent task and nothing waits for a
+    free slot, so the number of tasks in flight grows with the input (or with
+    the rate of a stream).  One large batch or a burst of messages becomes
+    thousands of concurrent calls to the dependency behind them.
+    """)
+    code, name = "BND102", "unbounded-task-spawn"
+    prefilter = re.compile(r"\b(?:create_task|ensure_future|start_soon|run_in_executor|start|spawn|spawn_n|spawn_later|spawn_after)\b")
+    message = "`{call}` starts a task per item of `{source}` with no concurrency limit"
+    hint = "acquire a semaphore (anyio: CapacityLimiter) in each task, or run a fixed pool of workers reading a queue"
+    invalid = (
+        Example("taskgroup_comprehension", """
+            import asyncio
+
+            async def run_prompts(client, prompts):
+                async with asyncio.TaskGroup() as tg:
+                    tasks = [tg.create_task(client.complete(p)) for p in prompts]  # error: BND102 col 18
+                return [t.result() for t in tasks]
+            """),
+        Example("anyio_stream", """
+            from anyio.abc import TaskGroup
+
+            async def serve(tg: TaskGroup, subscription):
+                async for run in subscription:
+                    tg.start_soon(execute, run)  # error: BND102 col 9
+            """),
+    )
+    valid = (
+        Example("capacity_limiter", """
+            import anyio
+            from anyio import CapacityLimiter
+
+            async def render(src, limiter: CapacityLimiter):
+                async with limiter:
+                    await convert(src)
+
+            async def render_all(sources):
+                limiter = CapacityLimiter(4)
+                async with anyio.create_task_group() as tg:
+                    for src in sources:
+                        tg.start_soon(render, src, limiter)
+            """),
+        Example("fixed_worker_pool", """
+            import anyio
+
+            async def main(queue):
+                async with anyio.create_task_group() as tg:
+                    for _ in range(8):
+                        tg.start_soon(worker, queue)
+            """),
+    )
+
+    def visit_Call(self, node: cst.Call, ctx: Context) -> None:
+        if isinstance(node.func, cst.Name) and node.func.value == "map":
+            self._mapped_spawn(node, ctx)
+            return
+        spawn = spawn_of(node, ctx)
+        if spawn is None or spawn.kind != "task":
+            return
+        loops = region_loops(spawn, ctx)
+        if not loops:
+            return
+        found, limit = spawn_limit(spawn, loops, ctx)
+        if found is not None and limit is None:
+            self.report(node, call=spawn.api + "(...)" if "." in spawn.api else short(node.func) + "(...)", source=found.source)
+
+
+    def _mapped_spawn(self, node: cst.Call, ctx: Context) -> None:
+        """``map(asyncio.create_task, coros)``: the spawn function applied to every item of a collection."""
+        args = [a.value for a in node.args if a.keyword is None and a.star == ""]
+        if len(args) < 2 or ctx.names.resolve_name("map") is not None:
+            return
+        func, source = args[0], args[1]
+        q = ctx.qualname(func) or ""
+        if q not in ("asyncio.create_task", "asyncio.ensure_future"):
+            if not (isinstance(func, cst.Attribute) and func.attr.value == "create_task"
+                    and (is_task_group(func.value, ctx) or is_event_loop(func.value, ctx))):
+                return
+            q = short(func)
+        if limits.source_limit(source, ctx) or limits.batch_limit(source, ctx):
+            return
+        if isinstance(source, cst.Name):
+            bound = ctx.lookup(source.value)
+            value = bound[1][-1] if bound and bound[1] else None
+            if isinstance(value, (cst.GeneratorExp, cst.ListComp)):
+                source = value  # coros = [fetch(u) for u in urls]
+        if isinstance(source, (cst.GeneratorExp, cst.ListComp)) and isinstance(source.elt, cst.Call):
+            if limits.callee_limit(source.elt.func, ctx) and not unshared_limiter(source, ctx):
+                return
+            source = source.for_in.iter
+        self.report(node, call=q + "(...)", source=short(source))
