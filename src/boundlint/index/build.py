@@ -142,14 +142,28 @@ def summary_of(text: str | None, name: str, is_package: bool, cache: SummaryCach
     return summary
 
 
-def build_index(root: str, recursive: bool, cache_dir: str | None = None, extra: tuple[str, ...] = ()) -> ProjectIndex:
+def build_index(root: str, recursive: bool, cache_dir: str | None = None, extra: tuple[str, ...] = (),
+                cache: SummaryCache | None = None) -> ProjectIndex:
     """The index of the project at *root* (its whole tree when *recursive*), plus the files *extra*.
 
     Modules whose summary is not cached are read in parallel (one process per
-    core) when there are many of them.
+    core) when there are many of them.  *cache*: a SummaryCache shared by
+    several projects (``prime``); by default one for *cache_dir*, flushed here.
     """
-    cache = SummaryCache(cache_dir)
+    own = cache is None
+    cache = SummaryCache(cache_dir) if cache is None else cache
+    todo = _modules(root, recursive, extra)
+    _fill(cache, todo)
     index = ProjectIndex(root)
+    for path, names, is_package, text in todo:
+        index.add(ModuleEntry(path, names, summary_of(text, names[0], is_package, cache), is_package))
+    if own:
+        cache.flush()
+    return index
+
+
+def _modules(root: str, recursive: bool, extra: tuple[str, ...]) -> list[tuple[str, list[str], bool, str | None]]:
+    """``(path, names, is_package, text)`` of every module of the project at *root*, plus *extra*."""
     files = _project_files(root, recursive)
     seen = {os.path.abspath(f) for f in files}
     files += [f for f in extra if os.path.abspath(f) not in seen]
@@ -158,14 +172,16 @@ def build_index(root: str, recursive: bool, cache_dir: str | None = None, extra:
         names = module_names(path, root)
         if names:
             todo.append((path, names, os.path.basename(path) in ("__init__.py", "__init__.pyi"), _read_text(path)))
-    misses = [(text, names[0], is_package) for _, names, is_package, text in todo
-              if text is not None and cache.get(_key(text, names[0], is_package)) is None]
+    return todo
+
+
+def _fill(cache: SummaryCache, todo: list) -> None:
+    """Summarise every module of *todo* the cache lacks, in parallel when there are many."""
+    misses = list({_key(text, names[0], is_package): (text, names[0], is_package)
+                   for _, names, is_package, text in todo
+                   if text is not None and cache.get(_key(text, names[0], is_package)) is None}.values())
     for (text, name, is_package), summary in zip(misses, _summarize_all(misses)):
         cache.put(_key(text, name, is_package), summary)
-    for path, names, is_package, text in todo:
-        index.add(ModuleEntry(path, names, summary_of(text, names[0], is_package, cache), is_package))
-    cache.flush()
-    return index
 
 
 _PARALLEL_FROM = 64  # modules to read before a process pool pays for itself
@@ -205,15 +221,29 @@ def index_for(path: str, cache_dir: str | None = None) -> ProjectIndex:
 
 
 def prime(paths: list[str], cache_dir: str | None = None) -> None:
-    """Build the index of every project the files *paths* belong to (before workers fork)."""
+    """Build the index of every project the files *paths* belong to (before workers fork).
+
+    The modules of all those projects are summarised in one batch, so the
+    work is spread over every core however the files divide into projects.
+    """
     by_root: dict[str, list[str]] = {}
+    recursive: dict[str, bool] = {}
     for path in paths:
-        root, recursive = find_root(path)
+        root, deep = find_root(path)
         by_root.setdefault(root, []).append(path)
+        recursive[root] = deep
+    fresh = {root: _modules(root, recursive[root], tuple(members))
+             for root, members in by_root.items() if root not in _PROJECTS}
+    cache = SummaryCache(cache_dir)
+    _fill(cache, [item for todo in fresh.values() for item in todo])
+    for root, todo in fresh.items():
+        index = ProjectIndex(root)
+        for path, names, is_package, text in todo:
+            index.add(ModuleEntry(path, names, summary_of(text, names[0], is_package, cache), is_package))
+        _PROJECTS[root] = index
+    cache.flush()
     for root, members in by_root.items():
-        if root not in _PROJECTS:
-            _PROJECTS[root] = build_index(root, find_root(members[0])[1], cache_dir, extra=tuple(members))
-        else:
+        if root not in fresh:
             for path in members:
                 index_for(path, cache_dir)
 
