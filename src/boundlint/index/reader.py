@@ -82,15 +82,17 @@ def _len_key(expr: ast.AST) -> str | None:
     return None
 
 
-def _rejected_keys(test: ast.AST) -> list[str]:
-    """Keys an ``if`` test rejects when oversized: ``len(x) > N``, ``N < len(x)``, ``a or b``."""
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+def _rejected_keys(test: ast.AST, asserted: bool = False) -> list[str]:
+    """Keys an ``if`` test rejects when oversized (``len(x) > N``, ``N < len(x)``, ``a or b``), or with
+    *asserted*, keys an ``assert`` keeps small (``len(x) <= N``)."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) and not asserted:
         return [k for v in test.values for k in _rejected_keys(v)]
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, op, right = test.left, test.ops[0], test.comparators[0]
-        if isinstance(op, (ast.Gt, ast.GtE)) and _len_key(left):
+        above, below = (ast.Lt, ast.LtE), (ast.Gt, ast.GtE)
+        if isinstance(op, above if asserted else below) and _len_key(left):
             return [_len_key(left)]  # type: ignore[list-item]
-        if isinstance(op, (ast.Lt, ast.LtE)) and _len_key(right):
+        if isinstance(op, below if asserted else above) and _len_key(right):
             return [_len_key(right)]  # type: ignore[list-item]
     return []
 
@@ -259,7 +261,7 @@ class FunctionReader:
             self._statements(stmt.orelse, loop)
             return
         if isinstance(stmt, ast.Assert):
-            for key in _asserted_keys(stmt.test):
+            for key in _rejected_keys(stmt.test, asserted=True):
                 if key.split(".", 1)[0] in self.params:
                     self.out["len_checked"].append(key)
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
@@ -386,16 +388,6 @@ def _failover(body: list[ast.stmt]) -> bool:
     """A loop body whose ``try`` returns or breaks on success: a failover walk, not per-item work."""
     return any(isinstance(stmt, ast.Try) and any(isinstance(x, (ast.Return, ast.Break)) for x in stmt.body)
                for stmt in body)
-
-
-def _asserted_keys(test: ast.AST) -> list[str]:
-    if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        left, op, right = test.left, test.ops[0], test.comparators[0]
-        if isinstance(op, (ast.Lt, ast.LtE)) and _len_key(left):
-            return [_len_key(left)]  # type: ignore[list-item]
-        if isinstance(op, (ast.Gt, ast.GtE)) and _len_key(right):
-            return [_len_key(right)]  # type: ignore[list-item]
-    return []
 
 
 def _short_sleep(call: ast.Call) -> bool:

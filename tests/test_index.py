@@ -1,0 +1,53 @@
+"""The project index: roots, module names, the link step, and one odd file never taking it down."""
+from __future__ import annotations
+
+import os
+
+from boundlint.index import queries
+from boundlint.index.build import build_index
+from boundlint.index.project import find_root, module_names
+
+
+def write(root, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def test_root_is_the_nearest_marker_or_the_parent_of_the_outermost_package(tmp_path):
+    write(tmp_path, {"repo/pyproject.toml": "", "repo/src/app/__init__.py": "", "repo/src/app/api.py": "",
+                     "loose/pkg/__init__.py": "", "loose/pkg/sub/__init__.py": "", "loose/pkg/sub/m.py": "",
+                     "scripts/run.py": ""})
+    assert find_root(str(tmp_path / "repo/src/app/api.py")) == (str(tmp_path / "repo" / "src"), True)
+    assert find_root(str(tmp_path / "loose/pkg/sub/m.py")) == (str(tmp_path / "loose"), True)
+    assert find_root(str(tmp_path / "scripts/run.py")) == (str(tmp_path / "scripts"), False)
+
+
+def test_module_names_cover_src_layouts_and_namespace_packages(tmp_path):
+    write(tmp_path, {"src/app/__init__.py": "", "src/app/api.py": "", "ns/app/__init__.py": "", "ns/app/m.py": ""})
+    assert module_names(str(tmp_path / "src/app/api.py"), str(tmp_path)) == ["app.api", "src.app.api"]
+    assert module_names(str(tmp_path / "src/app/__init__.py"), str(tmp_path)) == ["app", "src.app"]
+    # ns/ has no __init__.py: a namespace package, known by its path below the root too
+    assert module_names(str(tmp_path / "ns/app/m.py"), str(tmp_path)) == ["app.m", "ns.app.m"]
+
+
+def test_link_follows_reexports_relative_imports_and_survives_cycles(tmp_path):
+    write(tmp_path, {
+        "pyproject.toml": "",
+        "app/__init__.py": "from .core import run_all\nfrom . import limits\n",
+        "app/core/__init__.py": "from .fanout import run_all\n",
+        "app/core/fanout.py": "from ..a import x\n\nasync def run_all(jobs):\n    return jobs\n",
+        "app/limits.py": "import asyncio\nSLOTS = asyncio.Semaphore(4)\n\nasync def slot():\n    async with SLOTS:\n        yield\n",
+        "app/a.py": "from app.b import x\n",
+        "app/b.py": "from app.a import x\n",
+        "app/broken.py": "def f(:\n",
+    })
+    index = build_index(str(tmp_path), True)
+    kind, entry, name = index.resolve("app.run_all")
+    assert (kind, os.path.relpath(entry.path, tmp_path), name) == ("function", os.path.join("app", "core", "fanout.py"), "run_all")
+    assert index.resolve("app.limits.slot")[0] == "function"
+    assert index.resolve("app.a.x") is None  # a cycle of re-exports defines nothing
+    assert index.resolve("app.broken.f") is None  # a file ast cannot read has an empty summary
+    assert queries.limiter(index, "app.limits.slot").startswith("a limiter in `slot` (")
+    assert queries.instance_of(index, "app.limits.SLOTS") == "asyncio.Semaphore"
