@@ -30,6 +30,7 @@ DEFAULT_DIR = ".boundlint_cache"
 ENV_VAR = "BOUNDLINT_CACHE_DIR"
 MAX_ENTRIES = 200_000
 KEEP_VARIANTS = 8
+_TOUCH_EVERY = 86_400  # seconds: how stale a hit's last-use stamp may get before it is renewed
 
 
 def content_key(data: bytes) -> str:
@@ -120,7 +121,7 @@ class Cache:
                 return None
         except (TypeError, ValueError, IndexError):
             return None
-        if entry[0] != self._now:
+        if self._now - entry[0] > _TOUCH_EVERY:  # a coarse last-use stamp: a warm run rewrites no shard
             entry[0] = self._now
             self._dirty.add(key[:2])
         return findings, int(lines), consulted

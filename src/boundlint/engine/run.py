@@ -36,9 +36,9 @@ def check_paths(paths: Iterable[str], settings: Settings | None, jobs: int | Non
     else:
         files = discover(paths, settings.exclude + settings.extend_exclude, root=root,
                          respect_gitignore=settings.respect_gitignore)
-    prime(files, build.CACHE_DIR)  # before workers fork, so they share the project indexes
     if cache is not None and not collectors:
         return check_files_cached(files, settings, cache, jobs, progress, per_file)
+    prime(files, build.CACHE_DIR)  # before workers fork, so they share the project indexes
     return check_files(files, settings, jobs, progress, collectors, per_file)
 
 
@@ -82,6 +82,10 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
         progress(done, len(paths))
     wrapped = None if progress is None else (lambda n, _total: progress(done + n, len(paths)))
     miss_settings = [each[p] for p in misses] if per_file is not None else None
+    if misses:
+        from boundlint.index.build import prime
+
+        prime(misses, build.CACHE_DIR)  # before workers fork; a warm run with no miss builds no index
     for result in check_files(misses, settings, jobs, wrapped, per_file=miss_settings):
         key = keys.get(result.path)
         if key is not None and not result.failed and not any(f.code == "BND002" for f in result.findings):
