@@ -143,3 +143,28 @@ def test_cache_serves_unrelated_modules_without_rejudging(tmp_path, monkeypatch)
     assert checked == ["catalog/clients.py"]
     assert [r.findings for r in second] == [r.findings for r in first]
     build.reset()
+
+
+def test_unchanged_project_is_served_without_building_an_index(tmp_path, monkeypatch):
+    """While no module of the project changed, a cached result's answers stand: no index is built."""
+    from boundlint.cache import Cache
+    from boundlint.config import Settings
+    from boundlint.engine import check_files_cached, set_index_cache
+    from boundlint.index import build
+
+    shutil.copytree(PROJECTS / "lookup_service", tmp_path / "lookup_service")
+    monkeypatch.chdir(tmp_path)
+    files = sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / "lookup_service").rglob("*.py"))
+    settings = Settings()
+    set_index_cache(None)
+    build.reset()
+    first = check_files_cached(files, settings, Cache(tmp_path / "c", settings.fingerprint()), jobs=1)
+    assert any(f.evidence for r in first for f in r.findings)
+    build.reset()
+    built: list[str] = []
+    real = build.build_index
+    monkeypatch.setattr(build, "build_index", lambda *a, **k: built.append(a[0]) or real(*a, **k))
+    second = check_files_cached(files, settings, Cache(tmp_path / "c", settings.fingerprint()), jobs=1)
+    assert built == [] and build._PROJECTS == {}
+    assert [r.findings for r in second] == [r.findings for r in first]
+    build.reset()

@@ -1,6 +1,8 @@
 """A whole run: discover files, build the project indexes before workers fork, serve unchanged files from the cache."""
 from __future__ import annotations
 
+import os
+
 from typing import Iterable, Sequence
 
 from boundlint.config import Settings
@@ -57,7 +59,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
     from boundlint.cache import content_key
     from boundlint.index import build
     from boundlint.index.build import index_for
-    from boundlint.index.view import still_valid
+    from boundlint.index.view import PROJECT, still_valid
 
     each = dict(zip(paths, per_file)) if per_file is not None else {}
     results: list[FileResult] = []
@@ -65,15 +67,20 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
     keys: dict[str, str] = {}
     for path in paths:
         try:
-            key = content_key(_read(path))  # a FIFO named *.py must not block the run
+            keys[path] = content_key(_read(path))  # a FIFO named *.py must not block the run
         except OSError:
+            pass
+    known = {os.path.abspath(p): k for p, k in keys.items()}  # the project digest reuses these hashes
+    for path in paths:
+        key = keys.get(path)
+        if key is None:
             misses.append(path)
             continue
         hit = cache.variant(each.get(path, settings)).get(key, path)
-        if hit is not None and hit[2] and not still_valid(index_for(path, build.CACHE_DIR), hit[2]):
+        if hit is not None and hit[2] and hit[2].get(PROJECT) != build.project_digest(path, known) \
+                and not still_valid(index_for(path, build.CACHE_DIR), hit[2]):
             hit = None  # another module changed what this file's judgement asked of the project
         if hit is None:
-            keys[path] = key
             misses.append(path)
         else:
             results.append(FileResult(path, hit[0], hit[1], consulted=hit[2]))
@@ -89,7 +96,10 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
     for result in check_files(misses, settings, jobs, wrapped, per_file=miss_settings):
         key = keys.get(result.path)
         if key is not None and not result.failed and not any(f.code == "BND002" for f in result.findings):
-            cache.variant(each.get(result.path, settings)).put(key, result.findings, result.lines, result.consulted)
+            consulted = result.consulted
+            if consulted:  # the whole project's state: while it is unchanged, no answer needs asking again
+                consulted = {**consulted, PROJECT: build.project_digest(result.path, known)}
+            cache.variant(each.get(result.path, settings)).put(key, result.findings, result.lines, consulted)
         results.append(result)
     cache.flush()
     results.sort(key=lambda r: r.path)

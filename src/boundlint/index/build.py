@@ -257,6 +257,45 @@ def refresh(path: str) -> None:
             index._reverse = None
 
 
+def project_digest(path: str, known: dict[str, str] | None = None) -> str:
+    """A digest of every module of the project holding *path* (names and contents), memoised per run.
+
+    *known*: absolute path -> ``cache.content_key`` already computed this run.
+    A cached result whose project digest is unchanged needs none of its
+    questions asked again.
+    """
+    root, recursive = find_root(path)
+    found = _DIGESTS.get(root)
+    if found is None:
+        h = hashlib.blake2b(digest_size=16)
+        for file in sorted(_project_files(root, recursive)):
+            full = os.path.abspath(file)
+            key = (known or {}).get(full)
+            if key is None:
+                key = _bytes_key(full)
+            h.update(f"{os.path.relpath(full, root)}\0{key}\0".encode("utf-8", "surrogatepass"))
+        found = _DIGESTS[root] = h.hexdigest()
+    return found
+
+
+_DIGESTS: dict[str, str] = {}
+
+
+def _bytes_key(path: str) -> str:
+    """``cache.content_key`` of the file's bytes (of its override text, if any); ``-`` when unreadable."""
+    from boundlint.cache import content_key
+    from boundlint.engine.check import _read
+
+    override = OVERRIDES.get(path)
+    if override is not None:
+        return content_key(override.encode("utf-8", "surrogatepass"))
+    try:
+        return content_key(_read(path))
+    except OSError:
+        return "-"
+
+
 def reset() -> None:
-    """Forget every built index (tests; a long-lived server after files change)."""
+    """Forget every built index and project digest (tests; a long-lived server after files change)."""
     _PROJECTS.clear()
+    _DIGESTS.clear()

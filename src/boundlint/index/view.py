@@ -69,11 +69,15 @@ class ProjectView:
 
 
 NO_PROJECT = ProjectView(None, None)
+# The key, in a cached ``consulted`` map, of the digest of the whole project when the answers were given.
+PROJECT = "project"
 
 
 def still_valid(index: ProjectIndex | None, consulted: dict[str, str]) -> bool:
     """True when every recorded question gets the same answer from *index* now."""
     for key, old in consulted.items():
+        if key == PROJECT:
+            continue
         if index is None:
             return False
         query, *args = json.loads(key)
