@@ -303,5 +303,8 @@ def _bytes_key(path: str) -> str:
 
 def reset() -> None:
     """Forget every built index and project digest (tests; a long-lived server after files change)."""
+    from boundlint.index.project import _root_of
+
     _PROJECTS.clear()
     _DIGESTS.clear()
+    _root_of.cache_clear()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 _MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 _MAX_HOPS = 12
@@ -28,21 +29,31 @@ def _is_package(directory: str) -> bool:
 def find_root(path: str) -> tuple[str, bool]:
     """``(root, recursive)`` for the file *path*: its project root, and whether the project is the tree below it.
 
-    Never raises; a path that does not exist is placed by its name alone.
+    Walking up from the file to the first folder with a marker
+    (``pyproject.toml``, ``setup.cfg``, ``setup.py``, ``.git``): the outermost
+    folder on the way that holds a package but is none (a ``src/`` folder, an
+    unpacked distribution) is the root; else the marker's folder; else the
+    file's own folder, not recursively.  Never raises; a path that does not
+    exist is placed by its name alone.
     """
-    directory = os.path.dirname(os.path.abspath(path))
+    return _root_of(os.path.dirname(os.path.abspath(path)))
+
+
+@lru_cache(maxsize=4096)
+def _root_of(directory: str) -> tuple[str, bool]:
     child_is_package = False
+    outermost = None
     current = directory
     while True:
-        if any(os.path.exists(os.path.join(current, m)) for m in _MARKERS):
-            return current, True
         here = _is_package(current)
         if child_is_package and not here:
-            return current, True
+            outermost = current
+        if any(os.path.exists(os.path.join(current, m)) for m in _MARKERS):
+            return (outermost or current), True
         child_is_package = here
         parent = os.path.dirname(current)
         if parent == current:
-            return directory, False
+            return (outermost, True) if outermost else (directory, False)
         current = parent
 
 

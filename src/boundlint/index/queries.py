@@ -193,8 +193,8 @@ def per_item_callers(index: ProjectIndex, ref: str) -> list[str] | None:
         if caller_entry is entry:
             continue  # the module's own loops are judged where they are, with all they show
         loop = call["loop"]
-        if loop is None or loop["bounded"] or loop["text"] == "while":
-            continue
+        if loop is None or loop["bounded"] or loop["text"] == "while" or loop["src"] is None:
+            continue  # volume must come from the caller's input: a loop over its own lookups is not evidence
         return [f"`{caller}()` calls `{name}()` per item of `{loop['text']}` ({index.where(caller_entry, call['line'])})"]
     return None
 

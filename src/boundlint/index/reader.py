@@ -196,6 +196,7 @@ class FunctionReader:
         if self.func.returns is not None:
             self.out["outputs"].extend(self._type_refs(self.func.returns))
         markers = tables.table("dependency-markers")
+        used = {n.id for stmt in self.func.body for n in ast.walk(stmt) if isinstance(n, ast.Name)}
         args = self.func.args
         for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
             if arg.arg in ("self", "cls"):
@@ -208,7 +209,7 @@ class FunctionReader:
                 extras = inner.elts[1:] if isinstance(inner, ast.Tuple) else []
                 if any(isinstance(e, ast.Call) and (dotted(e.func) or "").rsplit(".", 1)[-1] in markers for e in extras):
                     injected = True
-            if not injected:
+            if not injected and arg.arg in used:  # a parameter the handler never reads drives no work
                 self.out["inputs"].append([arg.arg, refs])
 
     def _type_refs(self, expr: ast.AST) -> list[str]:
