@@ -80,7 +80,7 @@ def test_finding_with_evidence_is_listed_under_its_handler_only(lookup_json):
               for e in (*h["fanouts"], *h["request_fields"], *h["sites"]) if e["code"]]
     assert placed == [("lookup", "BND101"), ("lookup", "BND201")]
     assert [(h["name"], h["risk"]) for h in lookup_json["handlers"]] == [
-        ("lookup", "high"), ("lookup_first", "low"), ("export", "low")]
+        ("lookup", "high"), ("lookup_first", "low"), ("export", "low"), ("report", "low")]
     assert lookup_json["summary"]["unbounded_handlers"] == 1
 
 
