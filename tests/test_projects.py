@@ -107,22 +107,40 @@ def test_cache_rejudges_modules_whose_linked_facts_changed(tmp_path):
     assert _findings(again) == _findings(cold)
 
 
-def test_cache_serves_unrelated_modules_without_rejudging(tmp_path, monkeypatch):
-    """An edit that changes no answer another module asked for leaves its cached result valid."""
-    from boundlint.cache import Cache, content_key
+def _cached_run(tmp_path, monkeypatch, name: str):
+    """Copy project *name* into *tmp_path*, work there with fresh indexes, and run it once through the cache.
+
+    Returns ``(files, run)``: the project's files and a function that checks them again with the same cache.
+    """
+    from boundlint.cache import Cache
     from boundlint.config import Settings
     from boundlint.engine import check_files_cached, set_index_cache
     from boundlint.index import build
 
-    shutil.copytree(PROJECTS / "catalog", tmp_path / "catalog")
+    shutil.copytree(PROJECTS / name, tmp_path / name)
     monkeypatch.chdir(tmp_path)
-    files = sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / "catalog").rglob("*.py"))
+    files = sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / name).rglob("*.py"))
     settings = Settings()
     set_index_cache(None)
     build.reset()
-    build.prime(files)
-    first = check_files_cached(files, settings, Cache(tmp_path / "c", settings.fingerprint()), jobs=1)
-    entry = Cache(tmp_path / "c", settings.fingerprint()).get(content_key(Path("catalog/sync.py").read_bytes()), "catalog/sync.py")
+    monkeypatch.setattr(build, "_PROJECTS", {})  # nothing left behind for later tests
+
+    def again():
+        return check_files_cached(files, settings, Cache(tmp_path / "c", settings.fingerprint()), jobs=1)
+
+    return files, again
+
+
+def test_cache_serves_unrelated_modules_without_rejudging(tmp_path, monkeypatch):
+    """An edit that changes no answer another module asked for leaves its cached result valid."""
+    from boundlint.cache import Cache, content_key
+    from boundlint.config import Settings
+    from boundlint.index import build
+
+    files, again = _cached_run(tmp_path, monkeypatch, "catalog")
+    first = again()
+    entry = Cache(tmp_path / "c", Settings().fingerprint()).get(content_key(Path("catalog/sync.py").read_bytes()),
+                                                              "catalog/sync.py")
     assert entry is not None and any('"limiter"' in key for key in entry[2])
     # A comment in clients.py changes its content, not the answer sync.py asked of it.
     clients = tmp_path / "catalog" / "clients.py"
@@ -139,7 +157,7 @@ def test_cache_serves_unrelated_modules_without_rejudging(tmp_path, monkeypatch)
         return real(paths, *a, **k)
 
     monkeypatch.setattr(engine, "check_files", spy)
-    second = check_files_cached(files, settings, Cache(tmp_path / "c", settings.fingerprint()), jobs=1)
+    second = again()
     assert checked == ["catalog/clients.py"]
     assert [r.findings for r in second] == [r.findings for r in first]
     build.reset()
@@ -147,24 +165,16 @@ def test_cache_serves_unrelated_modules_without_rejudging(tmp_path, monkeypatch)
 
 def test_unchanged_project_is_served_without_building_an_index(tmp_path, monkeypatch):
     """While no module of the project changed, a cached result's answers stand: no index is built."""
-    from boundlint.cache import Cache
-    from boundlint.config import Settings
-    from boundlint.engine import check_files_cached, set_index_cache
     from boundlint.index import build
 
-    shutil.copytree(PROJECTS / "lookup_service", tmp_path / "lookup_service")
-    monkeypatch.chdir(tmp_path)
-    files = sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / "lookup_service").rglob("*.py"))
-    settings = Settings()
-    set_index_cache(None)
-    build.reset()
-    first = check_files_cached(files, settings, Cache(tmp_path / "c", settings.fingerprint()), jobs=1)
+    _files, again = _cached_run(tmp_path, monkeypatch, "lookup_service")
+    first = again()
     assert any(f.evidence for r in first for f in r.findings)
     build.reset()
     built: list[str] = []
     real = build.build_index
     monkeypatch.setattr(build, "build_index", lambda *a, **k: built.append(a[0]) or real(*a, **k))
-    second = check_files_cached(files, settings, Cache(tmp_path / "c", settings.fingerprint()), jobs=1)
+    second = again()
     assert built == [] and build._PROJECTS == {}
     assert [r.findings for r in second] == [r.findings for r in first]
     build.reset()
