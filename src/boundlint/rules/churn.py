@@ -60,7 +60,12 @@ class ClientPerItem(Rule):
     websocket connections, and the standard library's `smtplib`, `ftplib`,
     `imaplib` and `poplib` clients.  A same-module helper that builds and
     returns such a client (`def _client(): return httpx.Client(...)`)
-    counts as its constructor.
+    counts as its constructor, and so does such a factory in another module
+    of the project (`make_client()` from `clients.py`, unless it caches:
+    `@lru_cache`).  A function that builds a client on every call is
+    reported at the constructor when another module calls it per item of
+    its own input (`for url in urls: fetch(url)`); the evidence names the
+    caller.
 
     ## Why is this bad?
     A client owns a connection pool; building one per item throws the pool

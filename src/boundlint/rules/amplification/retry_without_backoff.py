@@ -42,7 +42,9 @@ class RetryWithoutBackoff(Rule):
     ## What counts as a limit
     - a pause anywhere in the loop: `time.sleep`, `asyncio.sleep`,
       `anyio.sleep`, `trio.sleep` of at least 0.1 s (or of a computed delay),
-      `Event.wait(timeout)`, a `backoff` helper;
+      `Event.wait(timeout)`, a `backoff` helper, or a helper from another
+      module of the project that sleeps on every call (the `sleeps` table
+      names the pauses: `boundlint tables sleeps`);
     - a tenacity, backoff or stamina retry decorator on the function;
     - a bounded loop (a constant `range`, a `while n < limit` counter that
       the loop increments), or a handler that can leave the loop (a

@@ -54,6 +54,18 @@ _LIMITS_DOC = """
       `kill`, `wait`, `join` per item), or a task awaited before the next
       iteration (`await loop.run_in_executor(...)`, `task = create_task(...)`
       then `await task`, `t.start()` then `t.join()`).
+
+    Limits that live in another module of the project count the same way
+    (the project index reads every module): a helper from another module
+    that enters a shared limiter (`async with catalog_slot():` where
+    `limits.py` holds the `Semaphore`), or a limiter imported from there; a
+    batching helper from another module that yields fixed-size slices; a
+    helper from another module, called first, that rejects an oversized
+    argument; a collection read from a settings object (an instance of a
+    `BaseSettings` subclass) defined in another module.  The other way
+    round, a helper's `gather(*jobs)` over a parameter is reported when its
+    callers, in any module, fill `jobs` with one coroutine per item of
+    request input; the finding's evidence shows that chain.
 """
 
 

@@ -85,6 +85,10 @@ class UncheckedRepeatedField(Rule):
     cache call for each.
 
     ## What counts as a limit
+    - a helper from another module of the project, called first, whose body
+      rejects an oversized argument (`await check_refs(request.refs,
+      context)` where `validation.py` does `if len(refs) > MAX: await
+      context.abort(...)`);
     - a rejecting length check before the loop in the same method, on the
       field, its local alias or its copy: `if len(request.uris) > MAX:`,
       `if len(a) > N or len(b) > M:`, `if not 0 < len(uris) <= MAX:`,

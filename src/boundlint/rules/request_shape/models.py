@@ -48,6 +48,13 @@ class UnboundedRequestCollection(Rule):
     The finding is on the field's line.
 
     A *request model* is a model that
+    - a web endpoint in any module of the project takes as input (the
+      project index links `api.py`'s `def lookup(body: Lookup)` to
+      `schemas.py`'s `Lookup`, whatever the class is named; the finding's
+      evidence names the endpoint), unless the handler never reads that
+      parameter; a model an endpoint elsewhere only sends back, or that the
+      project builds and serialises to send (`Payload(...).model_dump()`),
+      is output;
     - annotates a parameter of a web endpoint in the same module (FastAPI,
       Django Ninja, Litestar ...) that the client sends (not one a
       dependency computes: `user: User = Depends(current_user)`, a
