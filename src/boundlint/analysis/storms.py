@@ -20,6 +20,7 @@ from typing import Iterable, Iterator
 import libcst as cst
 
 from boundlint import tables
+from boundlint.verdicts import BATCHES, LITERAL, kind_of
 
 from boundlint.analysis import limits
 from boundlint.analysis.context import Context, Loop
@@ -63,7 +64,7 @@ def iterations_bounded(loop: Loop, ctx: Context) -> str | None:
     is fixed by the install.
     """
     found = limits.loop_limit(loop, ctx)
-    if found == "fixed-size batches":
+    if kind_of(found) == BATCHES:
         return None
     if found is not None:
         return found
@@ -93,7 +94,7 @@ def _wrapped_literal(source: cst.BaseExpression | None, ctx: Context) -> str | N
     """``OrderedSet([a, b])``, ``deque((x, y))``: a class built from one literal has the literal's size."""
     if isinstance(source, cst.Call) and len(source.args) == 1 and source.args[0].keyword is None and source.args[0].star == "":
         name = (dotted(source.func) or "").rsplit(".", 1)[-1]
-        if name[:1].isupper() and limits.source_limit(source.args[0].value, ctx) == "a literal":
+        if name[:1].isupper() and kind_of(limits.source_limit(source.args[0].value, ctx)) == LITERAL:
             return "a literal"
     return None
 

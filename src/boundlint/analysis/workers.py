@@ -25,6 +25,7 @@ from boundlint.analysis import limits
 from boundlint.analysis.context import Context
 from boundlint.analysis.storms import iterations_bounded
 from boundlint.analysis.names import dotted
+from boundlint.verdicts import BATCHES, kind_of
 from boundlint.analysis.spawns import Spawn, new_awaitables, spawn_of
 
 _TO_THREAD = frozenset({"asyncio.to_thread", "anyio.to_thread.run_sync", "trio.to_thread.run_sync"})
@@ -115,7 +116,7 @@ def _api(spawn: Spawn, call: cst.Call) -> str:
 
 
 def _unbounded(limit: str | None) -> bool:
-    return limit is None or limit == "fixed-size batches"
+    return limit is None or kind_of(limit) == BATCHES
 
 
 def _in_unbounded_loop(ctx: Context) -> bool:

@@ -9,6 +9,7 @@ from boundlint import tables
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.names import dotted
 from boundlint.analysis.walk import len_argument_key, length_guard
+from boundlint.verdicts import INFLIGHT, LIMITER, LOOP_LIMITER, LOOP_SLOT, Limit
 from boundlint.analysis.limits.sources import _LIMITER_WORDS, _MAX_DEPTH, iter_nodes, size_from_input
 
 
@@ -56,14 +57,18 @@ def is_limiter(expr: cst.BaseExpression, ctx: Context, params: dict[str, cst.Par
     return False
 
 
-def project_limiter(func: cst.BaseExpression, ctx: Context) -> str | None:
+def project_limiter(func: cst.BaseExpression, ctx: Context) -> Limit | None:
     """``"a limiter in `f` (path:line)"`` when *func* names a project helper, in any module, that enters one.
 
     ``async with catalog_slot():`` where ``limits.catalog_slot`` does
     ``async with _slots:`` on a module-level ``asyncio.Semaphore``.
     """
     ref = ctx.project_ref(func)
-    return ctx.project.ask("limiter", ref) if ref is not None else None  # type: ignore[return-value]
+    answer = ctx.project.ask("limiter", ref) if ref is not None else None
+    if not answer:
+        return None
+    where = answer[answer.rfind("(") + 1:-1] if answer.endswith(")") else ""
+    return Limit(LIMITER, answer, where)
 
 
 def _project_instance_limiter(expr: cst.BaseExpression, ctx: Context) -> bool | None:
@@ -125,10 +130,10 @@ def callee_limit(func: cst.BaseExpression, ctx: Context, depth: int = 0) -> str 
     params = {p.name.value: p for p in (*target.params.params, *target.params.kwonly_params, *target.params.posonly_params)}
     for node in iter_nodes(target.body):
         if isinstance(node, cst.WithItem) and is_limiter(node.item, ctx, params) and not _per_call_limiter(node.item, target, ctx):
-            return f"a limiter in `{target.name.value}`"
+            return Limit(LIMITER, f"a limiter in `{target.name.value}`")
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "acquire":
             if is_limiter(node.func.value, ctx, params) and not _per_call_limiter(node.func.value, target, ctx):
-                return f"a limiter in `{target.name.value}`"
+                return Limit(LIMITER, f"a limiter in `{target.name.value}`")
     return None
 
 
@@ -166,7 +171,7 @@ def loop_backpressure(loop: Loop, site: cst.CSTNode, ctx: Context, held: bool = 
     """
     for item in ctx.frame.withs if held else ():
         if is_limiter(item.item, ctx):
-            return "a limiter held by the spawning loop"
+            return Limit(LOOP_LIMITER, "a limiter held by the spawning loop")
     body = loop.node.body if loop.kind in ("for", "while") else None
     if body is None:
         return None
@@ -174,10 +179,10 @@ def loop_backpressure(loop: Loop, site: cst.CSTNode, ctx: Context, held: bool = 
         if isinstance(node, cst.Call):
             name = (dotted(node.func) or "").rsplit(".", 1)[-1]
             if "acquire" in name:
-                return "a slot acquired by the spawning loop"
+                return Limit(LOOP_SLOT, "a slot acquired by the spawning loop")
         if isinstance(node, (cst.If, cst.While)) and (_len_compare(node.test) or _inflight_compare(node.test)):
             if _waits_or_leaves(node.body):
-                return "a check on in-flight work"
+                return Limit(INFLIGHT, "a check on in-flight work")
     return None
 
 

@@ -12,6 +12,10 @@ from boundlint.analysis.names import dotted
 from boundlint.analysis.walk import (
     children, helper_guards, len_argument_key, length_bound, length_guards, predicate_guards, terminates,
 )
+from boundlint.verdicts import (
+    BATCHES, CALLER_ARGS, COMMAND_LINE, CONFIGURED, CONSTANT, CONSTANT_RANGE, COUNTER, ENUM, FIELDS, FIXED_BY_CODE, GUARD,
+    LITERAL, SLICE, WORKER_COUNT, Limit, kind_of,
+)
 
 # The default limiter tables (``boundlint tables limiters``); judgement reads ``tables.table(..., settings)``.
 LIMITER_TYPES = frozenset(tables.TABLES["limiters"].entries)
@@ -22,7 +26,6 @@ _WORKER_WORDS = re.compile(r"worker|concurren|parallel|pool_size|num_threads|n_j
 _PASS_THROUGH = frozenset({"enumerate", "sorted", "reversed", "list", "tuple", "set", "frozenset", "iter", "filter", "dict"})
 _VIEW_METHODS = frozenset({"items", "keys", "values", "copy"})
 _MAX_DEPTH = 4
-_CONSTANT_SOURCES = frozenset({"a literal", "a constant", "enum members", "range of a constant"})
 # The fields of a class: fixed by the code's schema, not by a request.
 _FIELD_LISTERS = frozenset({"dataclasses.fields", "attr.fields", "attrs.fields"})
 # Per-item work that releases what already exists: closing every pool connection at
@@ -103,7 +106,7 @@ def size_from_input(expr: cst.BaseExpression | None, ctx: Context, depth: int = 
         if name == "len":
             # len(REGIONS) of a constant collection is not the input's size; a configured
             # one (len(deployments)) still grows with whatever the caller passes
-            return not (expr.args and source_limit(expr.args[0].value, ctx) in _CONSTANT_SOURCES)
+            return not (expr.args and kind_of(source_limit(expr.args[0].value, ctx)) in FIXED_BY_CODE)
         if name == "min" and any(constant(a.value, ctx) for a in expr.args):
             return False
         return any(size_from_input(a.value, ctx, depth + 1) for a in expr.args)
@@ -126,12 +129,12 @@ def guarded(expr: cst.BaseExpression, ctx: Context) -> str | None:
     ancestors = ctx.ancestors
     for index, node in enumerate(ancestors[:-1]):
         if isinstance(node, cst.If) and ancestors[index + 1] is node.body and length_bound(node.test) == key:
-            return f"len({key}) checked"
+            return Limit(GUARD, f"len({key}) checked")
     scope = ctx.scope
     while scope is not None and scope.kind != "module":
         for guard in scope.guards:
             if guard.key == key:
-                return f"len({key}) checked"
+                return Limit(GUARD, f"len({key}) checked")
         if scope.kind == "function":
             break
         scope = scope.parent
@@ -147,9 +150,9 @@ def source_limit(expr: cst.BaseExpression | None, ctx: Context, depth: int = 0) 
             if isinstance(el, (cst.StarredElement, cst.StarredDictElement)):
                 if source_limit(el.value, ctx, depth + 1) is None:
                     return None
-        return "a literal"
+        return Limit(LITERAL, "a literal")
     if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
-        return "a literal"
+        return Limit(LITERAL, "a literal")
     if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
         comp_for, found = expr.for_in, None
         while comp_for is not None:  # as many items as its sources give
@@ -161,11 +164,11 @@ def source_limit(expr: cst.BaseExpression | None, ctx: Context, depth: int = 0) 
     if isinstance(expr, cst.Call):
         return _call_limit(expr, ctx, depth)
     if isinstance(expr, (cst.Attribute, cst.Subscript)) and _command_line(expr, ctx):
-        return "the command line's arguments"
+        return Limit(COMMAND_LINE, "the command line's arguments")
     if isinstance(expr, cst.Subscript):
         if (len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index)
-                and source_limit(expr.value, ctx, depth + 1) == "a configured collection"):
-            return "a configured collection"  # signal._live_receivers(sender)[0]: a part of one
+                and kind_of(source_limit(expr.value, ctx, depth + 1)) == CONFIGURED):
+            return Limit(CONFIGURED, "a configured collection")  # signal._live_receivers(sender)[0]: a part of one
         return _slice_limit(expr, ctx)
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
         left = source_limit(expr.left, ctx, depth + 1)
@@ -178,13 +181,13 @@ def source_limit(expr: cst.BaseExpression | None, ctx: Context, depth: int = 0) 
         return _name_limit(expr, ctx, depth)
     if isinstance(expr, cst.Attribute):
         if is_upper(expr.attr.value):
-            return "a constant"
+            return Limit(CONSTANT, "a constant")
         if isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls"):
             values = ctx.attr_values(expr.attr.value)
-            if values and all(source_limit(v, ctx, depth + 1) == "a literal" for v in values):
-                return "a literal"
+            if values and all(kind_of(source_limit(v, ctx, depth + 1)) == LITERAL for v in values):
+                return Limit(LITERAL, "a literal")
         if _bounded_name(expr.attr.value, ctx):
-            return "a configured collection"
+            return Limit(CONFIGURED, "a configured collection")
     return None
 
 
@@ -196,7 +199,7 @@ def _settings_collection(expr: cst.BaseExpression, ctx: Context) -> str | None:
     ref = ctx.project_ref(expr)
     if ref is None or "." not in ref:
         return None
-    return "a configured collection" if ctx.project.ask("configured", ref) else None
+    return Limit(CONFIGURED, "a configured collection") if ctx.project.ask("configured", ref) else None
 
 
 def _command_line(expr: cst.BaseExpression, ctx: Context) -> bool:
@@ -223,7 +226,7 @@ def teardown_call(target: cst.BaseExpression | None) -> bool:
 
 def _name_limit(expr: cst.Name, ctx: Context, depth: int) -> str | None:
     if _bounded_name(expr.value, ctx) and not is_upper(expr.value):  # REGIONS = (...) is a constant
-        return "a configured collection"
+        return Limit(CONFIGURED, "a configured collection")
     loop = ctx.loop_with_target(expr.value)
     if loop is not None and loop.iter is not None:
         batch = batch_limit(loop.iter, ctx)
@@ -241,12 +244,12 @@ def _name_limit(expr: cst.Name, ctx: Context, depth: int) -> str | None:
         return source_limit(latest, ctx, depth + 1) if latest is not None else None
     param = ctx.lookup_param(expr.value)
     if param is not None and param.star == "*":
-        return "the caller's arguments"
+        return Limit(CALLER_ARGS, "the caller's arguments")
     cls = ctx.index.classes.get(expr.value)
     if cls is not None and any(dotted(b.value) in ("Enum", "enum.Enum", "IntEnum", "StrEnum", "enum.IntEnum") for b in cls.bases):
-        return "enum members"
+        return Limit(ENUM, "enum members")
     if is_upper(expr.value) and ctx.lookup_param(expr.value) is None:
-        return "a constant"
+        return Limit(CONSTANT, "a constant")
     return None
 
 
@@ -257,16 +260,16 @@ def batch_limit(expr: cst.BaseExpression, ctx: Context) -> str | None:
     name = (dotted(expr.func) or "").rsplit(".", 1)[-1]
     args = [a for a in expr.args if a.star == ""]
     if name in tables.table("batchers", ctx.settings) and len(args) >= 2 and constant(args[1].value, ctx):
-        return "fixed-size batches"
+        return Limit(BATCHES, "fixed-size batches")
     if name in tables.table("batchers", ctx.settings):
         for a in args:
             if a.keyword is not None and a.keyword.value in ("n", "size", "batch_size", "chunk_size") and constant(a.value, ctx):
-                return "fixed-size batches"
+                return Limit(BATCHES, "fixed-size batches")
     if name == "range" and len(args) == 3 and constant(args[2].value, ctx):
-        return "fixed-size batches"
+        return Limit(BATCHES, "fixed-size batches")
     ref = ctx.project_ref(expr.func) if name not in tables.table("batchers", ctx.settings) else None
     if ref is not None and ctx.project.ask("batches", ref):
-        return "fixed-size batches"  # a project helper, in any module, that yields fixed-size slices
+        return Limit(BATCHES, "fixed-size batches")  # a project helper, in any module, that yields fixed-size slices
     return None
 
 
@@ -295,22 +298,22 @@ def checked_in_body(func: cst.FunctionDef, name: str, ctx: Context) -> str | Non
             if not guards:
                 guards = predicate_guards(stmt.test, ctx)
             if names.intersection(guards) and terminates(stmt.body, ctx):
-                return f"len({name}) checked"
+                return Limit(GUARD, f"len({name}) checked")
         elif isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 if isinstance(small, cst.Assert) and length_bound(small.test) in names:
-                    return f"len({name}) checked"
+                    return Limit(GUARD, f"len({name}) checked")
                 if isinstance(small, cst.Expr) and isinstance(small.value, (cst.Call, cst.Await)):
                     call = small.value.expression if isinstance(small.value, cst.Await) else small.value
                     if isinstance(call, cst.Call) and names.intersection(helper_guards(call, ctx)):
-                        return f"len({name}) checked"
+                        return Limit(GUARD, f"len({name}) checked")
                 if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
                     target = small.targets[0].target.value
                     key = len_argument_key(small.value)
                     if key is not None:
                         lengths[target] = key
                     elif target == name and _truncates(small.value, name, ctx, unwrap=True):
-                        return "a constant-bound slice"
+                        return Limit(SLICE, "a constant-bound slice")
                     elif dotted(small.value) in names:
                         names.add(target)
     uses = sliced = sized = 0
@@ -322,7 +325,7 @@ def checked_in_body(func: cst.FunctionDef, name: str, ctx: Context) -> str | Non
         elif (isinstance(node, cst.Call) and dotted(node.func) == "len" and len(node.args) == 1
               and dotted(node.args[0].value) == name):
             sized += 1
-    return "a constant-bound slice" if sliced and uses == sliced + sized else None
+    return Limit(SLICE, "a constant-bound slice") if sliced and uses == sliced + sized else None
 
 
 def _straight_line(stmts) -> Iterator[cst.CSTNode]:
@@ -374,18 +377,18 @@ def _call_limit(expr: cst.Call, ctx: Context, depth: int) -> str | None:
     args = [a for a in expr.args if a.star == ""]
     if short == "range" and name in ("range", "builtins.range"):
         if len(args) == 1 and _configured_count(args[0].value, ctx):
-            return "range of a constant" if constant(args[0].value, ctx) else "a configured worker count"
+            return Limit(CONSTANT_RANGE, "range of a constant") if constant(args[0].value, ctx) else Limit(WORKER_COUNT, "a configured worker count")
         first = args[0].value if len(args) == 1 else None
         if isinstance(first, cst.Call) and dotted(first.func) == "len" and not size_from_input(first, ctx):
-            return "range of a constant"  # range(len(ITEMS)) of a constant collection
+            return Limit(CONSTANT_RANGE, "range of a constant")  # range(len(ITEMS)) of a constant collection
         if len(args) >= 2 and constant(args[1].value, ctx):
-            return "range of a constant"
+            return Limit(CONSTANT_RANGE, "range of a constant")
         if len(args) >= 2 and isinstance(args[1].value, cst.BinaryOperation) and constant(args[1].value.right, ctx):
             # range(i, i + N)
-            return "range of a constant"
+            return Limit(CONSTANT_RANGE, "range of a constant")
         return batch_limit(expr, ctx)
     if short == "islice" and len(args) >= 2 and constant(args[-1].value if len(args) == 2 else args[2].value, ctx):
-        return "islice of a constant"
+        return Limit(CONSTANT_RANGE, "islice of a constant")
     if short in tables.table("batchers", ctx.settings):
         return None  # the number of batches still grows with the input
     if short in ("zip",):
@@ -401,11 +404,11 @@ def _call_limit(expr: cst.Call, ctx: Context, depth: int) -> str | None:
     if short in ("split", "rsplit", "splitlines") and isinstance(expr.func, cst.Attribute):
         receiver = expr.func.value
         if isinstance(receiver, (cst.SimpleString, cst.ConcatenatedString)):
-            return "a literal"  # "host port user".split()
+            return Limit(LITERAL, "a literal")  # "host port user".split()
     if (ctx.qualname(expr.func) or "") in _FIELD_LISTERS:
-        return "a class's fields"
+        return Limit(FIELDS, "a class's fields")
     if isinstance(expr.func, cst.Attribute) and _bounded_name(short, ctx):
-        return "a configured collection"  # registry.enabled_services()
+        return Limit(CONFIGURED, "a configured collection")  # registry.enabled_services()
     if short == "as_completed" and args:
         return source_limit(args[0].value, ctx, depth + 1)
     return None
@@ -417,14 +420,14 @@ def _slice_limit(expr: cst.Subscript, ctx: Context) -> str | None:
     sl = expr.slice[0].slice
     lower, upper = sl.lower, sl.upper
     if upper is not None and (lower is None or constant(lower, ctx)) and constant(upper, ctx):
-        return "a constant-bound slice"
+        return Limit(SLICE, "a constant-bound slice")
     if upper is None and lower is not None and isinstance(lower, cst.UnaryOperation) and constant(lower, ctx):
-        return "a constant-bound slice"  # xs[-N:]
+        return Limit(SLICE, "a constant-bound slice")  # xs[-N:]
     if upper is not None and lower is not None and isinstance(upper, cst.BinaryOperation) and isinstance(upper.operator, cst.Add):
         parts = (upper.left, upper.right)
         lower_key = dotted(lower)
         if lower_key is not None and any(dotted(p) == lower_key for p in parts) and any(constant(p, ctx) for p in parts):
-            return "fixed-size batches"
+            return Limit(BATCHES, "fixed-size batches")
     return None
 
 
@@ -436,9 +439,9 @@ def loop_limit(loop: Loop, ctx: Context) -> str | None:
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
         comp = test.comparisons[0]
         if isinstance(comp.operator, (cst.LessThan, cst.LessThanEqual)) and constant(comp.comparator, ctx):
-            return "a bounded counter"
+            return Limit(COUNTER, "a bounded counter")
         if isinstance(comp.operator, (cst.GreaterThan, cst.GreaterThanEqual)) and constant(test.left, ctx):
-            return "a bounded counter"
+            return Limit(COUNTER, "a bounded counter")
     return None
 
 
