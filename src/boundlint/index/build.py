@@ -14,9 +14,8 @@ import tempfile
 from pathlib import Path
 
 from boundlint.index.project import ModuleEntry, ProjectIndex, find_root, module_names
-from boundlint.index.summary import summarize
+from boundlint.index.summary import empty, summarize
 
-_EMPTY = {"imports": {}, "functions": {}, "classes": {}, "instances": {}, "built": [], "constants": {}}
 _PROJECTS: dict[str, ProjectIndex] = {}
 # Where module summaries are cached (``engine.set_index_cache``, from --cache-dir); None: not cached.
 CACHE_DIR: str | None = None
@@ -127,7 +126,7 @@ def _read_text(path: str) -> str | None:
 def summary_of(text: str | None, name: str, is_package: bool, cache: SummaryCache | None = None) -> dict:
     """The summary of *text* as module *name*; an empty one for text ``ast`` cannot read. Never raises."""
     if text is None:
-        return _EMPTY
+        return empty()
     key = _key(text, name, is_package)
     if cache is not None:
         hit = cache.get(key)
@@ -139,33 +138,41 @@ def summary_of(text: str | None, name: str, is_package: bool, cache: SummaryCach
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             summary = summarize(text, name, is_package)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        summary = _EMPTY
-    except Exception:  # never let one odd file take the index down
-        summary = _EMPTY
+    except Exception:  # SyntaxError, RecursionError, MemoryError ...: one odd file never takes the index down
+        summary = empty()
     if cache is not None:
         cache.put(key, summary)
     return summary
 
 
-def build_index(root: str, recursive: bool, cache_dir: str | None = None, extra: tuple[str, ...] = (),
-                cache: SummaryCache | None = None) -> ProjectIndex:
+def build_index(root: str, recursive: bool, cache_dir: str | None = None, extra: tuple[str, ...] = ()) -> ProjectIndex:
     """The index of the project at *root* (its whole tree when *recursive*), plus the files *extra*.
 
     Modules whose summary is not cached are read in parallel (one process per
-    core) when there are many of them.  *cache*: a SummaryCache shared by
-    several projects (``prime``); by default one for *cache_dir*, flushed here.
+    core) when there are many of them.
     """
-    own = cache is None
-    cache = SummaryCache(cache_dir) if cache is None else cache
+    cache = SummaryCache(cache_dir)
     todo = _modules(root, recursive, extra)
     _fill(cache, todo)
+    index = _assemble(root, todo, cache)
+    cache.flush()
+    return index
+
+
+def _assemble(root: str, todo: list, cache: SummaryCache) -> ProjectIndex:
+    """The index of *root*'s modules *todo*, their summaries taken from *cache* (read here if missing)."""
     index = ProjectIndex(root)
     for path, names, is_package, text in todo:
         index.add(ModuleEntry(path, names, summary_of(text, names[0], is_package, cache), is_package))
-    if own:
-        cache.flush()
     return index
+
+
+def _module(path: str, root: str) -> tuple[str, list[str], bool, str | None] | None:
+    """``(path, names, is_package, text)`` of one module of the project at *root*, or None when it has no name."""
+    names = module_names(path, root)
+    if not names:
+        return None
+    return path, names, os.path.basename(path) in ("__init__.py", "__init__.pyi"), _read_text(path)
 
 
 def _modules(root: str, recursive: bool, extra: tuple[str, ...]) -> list[tuple[str, list[str], bool, str | None]]:
@@ -173,12 +180,7 @@ def _modules(root: str, recursive: bool, extra: tuple[str, ...]) -> list[tuple[s
     files = _project_files(root, recursive)
     seen = {os.path.abspath(f) for f in files}
     files += [f for f in extra if os.path.abspath(f) not in seen]
-    todo = []
-    for path in files:
-        names = module_names(path, root)
-        if names:
-            todo.append((path, names, os.path.basename(path) in ("__init__.py", "__init__.pyi"), _read_text(path)))
-    return todo
+    return [found for found in map(lambda f: _module(f, root), files) if found is not None]
 
 
 def _fill(cache: SummaryCache, todo: list) -> None:
@@ -218,11 +220,11 @@ def index_for(path: str, cache_dir: str | None = None) -> ProjectIndex:
     index = _PROJECTS.get(root)
     if index is None:
         index = _PROJECTS[root] = build_index(root, recursive, cache_dir, extra=(path,))
-    elif index.entry_for(path) is None and path.endswith(".py"):
-        names = module_names(path, root)
-        if names:
-            is_package = os.path.basename(path) == "__init__.py"
-            index.add(ModuleEntry(path, names, summary_of(_read_text(path), names[0], is_package), is_package))
+    elif index.entry_for(path) is None:
+        found = _module(path, root)
+        if found is not None:
+            _, names, is_package, text = found
+            index.add(ModuleEntry(path, names, summary_of(text, names[0], is_package), is_package))
     return index
 
 
@@ -243,10 +245,7 @@ def prime(paths: list[str], cache_dir: str | None = None) -> None:
     cache = SummaryCache(cache_dir)
     _fill(cache, [item for todo in fresh.values() for item in todo])
     for root, todo in fresh.items():
-        index = ProjectIndex(root)
-        for path, names, is_package, text in todo:
-            index.add(ModuleEntry(path, names, summary_of(text, names[0], is_package, cache), is_package))
-        _PROJECTS[root] = index
+        _PROJECTS[root] = _assemble(root, todo, cache)
     cache.flush()
     for root, members in by_root.items():
         if root not in fresh:
@@ -256,7 +255,7 @@ def prime(paths: list[str], cache_dir: str | None = None) -> None:
 
 def refresh(path: str) -> None:
     """Re-read the module at *path* (its override text, else the file) in every index that holds it."""
-    for root, index in list(_PROJECTS.items()):
+    for index in _PROJECTS.values():
         entry = index.entry_for(path)
         if entry is not None:
             entry.summary = summary_of(_read_text(path), entry.names[0], entry.is_package)

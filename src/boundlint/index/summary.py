@@ -25,6 +25,11 @@ import ast
 from boundlint.index.reader import FunctionReader, dotted, resolve_import_from
 
 
+def empty() -> dict:
+    """The summary of a module that defines nothing (one ``ast`` cannot read, or no module at all)."""
+    return {"imports": {}, "functions": {}, "classes": {}, "instances": {}, "built": [], "constants": {}, "lines": {}}
+
+
 def summarize(text: str, module: str, is_package: bool) -> dict:
     """The summary of one module's source *text* (module name *module*, a package's ``__init__`` or not)."""
     tree = ast.parse(text)
@@ -47,7 +52,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                     imports["*"].append(base)  # type: ignore[union-attr]
                     continue
                 imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
-    out: dict = {"imports": imports, "functions": {}, "classes": {}, "instances": {}, "built": [], "constants": {}, "lines": {}}
+    out = {**empty(), "imports": imports}
     local = _local_names(tree)
 
     def ref(expr: ast.AST) -> str | None:
