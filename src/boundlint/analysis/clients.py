@@ -21,9 +21,6 @@ from boundlint.analysis.names import dotted
 
 # The default table (``boundlint tables client-constructors``); judgement reads ``client_factories(ctx)``.
 CLIENT_FACTORIES = frozenset(tables.TABLES["client-constructors"].entries)
-# Keywords that hand a client a pool, connector or transport built elsewhere: the client is a
-# thin handle and opens no connection of its own (``Redis(connection_pool=POOL)``).
-_SHARED_POOL_KEYWORDS = frozenset({"connection_pool", "connector", "transport", "pool", "http_client", "session"})
 # Methods that store what they are given, so a client passed to them is kept for reuse.
 _STORES = frozenset({"append", "add", "put", "put_nowait", "__setitem__"})
 
@@ -136,7 +133,7 @@ def shares_pool(call: cst.Call) -> bool:
     A value built right there (``connector=TCPConnector()``) is new, so it does not count.
     """
     for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value in _SHARED_POOL_KEYWORDS:
+        if arg.keyword is not None and arg.keyword.value in tables.table("shared-pool-keywords"):
             value = arg.value
             if isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)) and dotted(value) != "None":
                 return True

@@ -10,15 +10,13 @@ variable).  Anything else is None: unknown, never assumed to be input.
 from __future__ import annotations
 
 import ast
-import re
 import sys
 from typing import Callable
 
 from boundlint import tables
+from boundlint.tables.defaults import LIMITER_WORDS
 
-_LIMITER_WORDS = re.compile(r"semaphore|limiter|throttl|(?:^|_)sem(?:$|_)|concurrency_limit|capacity", re.I)
 _LEAVES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del})
-_DUMPS = frozenset({"model_dump", "dict", "json", "model_dump_json"})
 _CACHE_DECORATORS = frozenset({"lru_cache", "cache", "cached", "cached_property", "alru_cache", "memoize"})
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) - {"test"}
 _GRPC_CONTEXTS = frozenset({"context", "ctx", "_context"})
@@ -318,7 +316,7 @@ class FunctionReader:
         made = self.instances.get(name)
         if made is not None:
             return made in tables.table("limiters") or made.rsplit(".", 1)[-1] in tables.table("limiter-class-names")
-        return bool(_LIMITER_WORDS.search(name.rsplit(".", 1)[-1]))
+        return bool(LIMITER_WORDS.search(name.rsplit(".", 1)[-1]))
 
     def _exprs(self, expr: ast.AST, loop: dict | None) -> None:
         stack = [expr]
@@ -355,7 +353,7 @@ class FunctionReader:
             made = f"{self.module}.{self.owner}.{func.attr}"
         if (made in tables.table("sleeps") or short in ("sleep", "backoff", "_backoff", "wait_backoff")) and not _short_sleep(call):
             self.out["pauses"] = True
-        if isinstance(func, ast.Attribute) and func.attr in _DUMPS and isinstance(func.value, ast.Call):
+        if isinstance(func, ast.Attribute) and func.attr in tables.table("serialisers") and isinstance(func.value, ast.Call):
             made_here = self.ref(func.value.func)  # Payload(...).model_dump(): the module builds and sends it
             if made_here is not None and made_here not in self.out["built"]:
                 self.out["built"].append(made_here)
@@ -397,7 +395,7 @@ def _short_sleep(call: ast.Call) -> bool:
 
 
 def _shares_pool(call: ast.Call) -> bool:
-    return any(kw.arg in ("connection_pool", "connector", "transport", "pool", "http_client", "session") for kw in call.keywords)
+    return any(kw.arg in tables.table("shared-pool-keywords") for kw in call.keywords)
 
 
 def _is_const_batch(call: ast.Call, reader: FunctionReader) -> bool:

@@ -5,6 +5,12 @@ Short names match the last part of a call (``sleep`` matches ``time.sleep`` and 
 """
 from __future__ import annotations
 
+import re
+
+# Names that say a value is a limiter when nothing else does (``sem``, ``self._limiter``); the
+# last resort of every limiter question, shared by the CST analysis and the project index.
+LIMITER_WORDS = re.compile(r"semaphore|limiter|throttl|(?:^|_)sem(?:$|_)|concurrency_limit|capacity", re.I)
+
 _HTTP = ("get", "post", "put", "patch", "delete", "head", "options", "request")
 
 DEFAULTS: dict[str, tuple[str, tuple[str, ...], str | None]] = {
@@ -62,6 +68,14 @@ DEFAULTS: dict[str, tuple[str, tuple[str, ...], str | None]] = {
          "smtplib.SMTP", "smtplib.SMTP_SSL", "smtplib.LMTP", "aiosmtplib.SMTP",
          "ftplib.FTP", "ftplib.FTP_TLS", "imaplib.IMAP4", "imaplib.IMAP4_SSL", "poplib.POP3", "poplib.POP3_SSL"),
         "client-factories"),
+    "shared-pool-keywords": (
+        "Keywords that hand a client a pool, connector or transport built elsewhere: it opens no connection of its own.",
+        ("connection_pool", "connector", "transport", "pool", "http_client", "session"),
+        None),
+    "serialisers": (
+        "Methods that serialise a model: a model built and dumped in one module is a payload it sends or stores.",
+        ("model_dump", "model_dump_json", "dict", "json", "to_dict", "to_json"),
+        None),
     "sessionless-calls": (
         "One-shot request helpers that open a fresh connection on every call.",
         (*(f"requests.{m}" for m in _HTTP), *(f"requests.api.{m}" for m in _HTTP),

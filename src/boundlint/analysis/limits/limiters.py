@@ -10,7 +10,8 @@ from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.names import dotted
 from boundlint.analysis.walk import len_argument_key, length_guard
 from boundlint.verdicts import INFLIGHT, LIMITER, LOOP_LIMITER, LOOP_SLOT, Limit
-from boundlint.analysis.limits.sources import _LIMITER_WORDS, _MAX_DEPTH, iter_nodes, size_from_input
+from boundlint.analysis.limits.sources import _MAX_DEPTH, iter_nodes, size_from_input
+from boundlint.tables.defaults import LIMITER_WORDS
 
 
 def is_limiter(expr: cst.BaseExpression, ctx: Context, params: dict[str, cst.Param] | None = None, depth: int = 0) -> bool:
@@ -47,13 +48,13 @@ def is_limiter(expr: cst.BaseExpression, ctx: Context, params: dict[str, cst.Par
         param = ctx.lookup_param(name)
         if param is not None:
             return _limiter_param(param)
-        return bool(_LIMITER_WORDS.search(name))
+        return bool(LIMITER_WORDS.search(name))
     if isinstance(expr, cst.Attribute):
         if isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls"):
             values = ctx.attr_values(expr.attr.value)
             if any(isinstance(v, cst.Call) for v in values):
                 return any(is_limiter(v, ctx, params, depth + 1) for v in values)
-        return bool(_LIMITER_WORDS.search(expr.attr.value))
+        return bool(LIMITER_WORDS.search(expr.attr.value))
     return False
 
 
@@ -104,7 +105,7 @@ def _limiter_param(param: cst.Param) -> bool:
         text = dotted(param.annotation.annotation) or ""
         if text.rsplit(".", 1)[-1] in tables.table("limiter-class-names"):
             return True
-    return bool(_LIMITER_WORDS.search(param.name.value))
+    return bool(LIMITER_WORDS.search(param.name.value))
 
 
 def callee_limit(func: cst.BaseExpression, ctx: Context, depth: int = 0) -> str | None:

@@ -20,7 +20,6 @@ from boundlint.verdicts import (
 # The default limiter tables (``boundlint tables limiters``); judgement reads ``tables.table(..., settings)``.
 LIMITER_TYPES = frozenset(tables.TABLES["limiters"].entries)
 LIMITER_CLASS_NAMES = frozenset(tables.TABLES["limiter-class-names"].entries)
-_LIMITER_WORDS = re.compile(r"semaphore|limiter|throttl|(?:^|_)sem(?:$|_)|concurrency_limit|capacity", re.I)
 # Names a configured worker count goes by; range(self.concurrency) starts a fixed pool of workers.
 _WORKER_WORDS = re.compile(r"worker|concurren|parallel|pool_size|num_threads|n_jobs|cpu_count|max_|_max\b|limit", re.I)
 _PASS_THROUGH = frozenset({"enumerate", "sorted", "reversed", "list", "tuple", "set", "frozenset", "iter", "filter", "dict"})

@@ -10,6 +10,8 @@ from typing import Iterator
 
 import libcst as cst
 
+from boundlint import tables
+
 from boundlint.analysis import models as m
 from boundlint.analysis.context import Context
 
@@ -19,7 +21,7 @@ _CONSTRUCTORS = frozenset({
     "parse_obj", "parse_raw", "construct", "from_dict", "from_json",
 })
 # Instance methods that serialise a model: a model dumped where it is built is sent or stored.
-_DUMPS = frozenset({"model_dump", "model_dump_json", "dict", "json", "to_dict", "to_json"})
+_DUMPS = frozenset(tables.TABLES["serialisers"].entries)
 # Functions that fill a type given as an argument from data.
 _DECODERS = frozenset({
     "decode", "convert", "validate_python", "validate_json", "parse_obj_as", "structure", "from_dict", "cast",
