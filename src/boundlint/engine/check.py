@@ -210,14 +210,13 @@ def project_view(path: str):
     unless its text was registered in ``index.build.OVERRIDES`` (standard input,
     an editor's buffer).
     """
-    from boundlint.index.build import OVERRIDES, index_for
     from boundlint.index import build
     from boundlint.index.view import NO_PROJECT, ProjectView
 
-    if not path.endswith((".py", ".pyi")) or not (os.path.isfile(path) or os.path.abspath(path) in OVERRIDES):
+    if not path.endswith((".py", ".pyi")) or not (os.path.isfile(path) or os.path.abspath(path) in build.OVERRIDES):
         return NO_PROJECT
     try:
-        index = index_for(path, build.CACHE_DIR)
+        index = build.index_for(path, build.CACHE_DIR)
     except (OSError, ValueError, RecursionError):
         return NO_PROJECT
     return ProjectView(index, index.entry_for(path))

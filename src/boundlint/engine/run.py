@@ -26,7 +26,6 @@ def check_paths(paths: Iterable[str], settings: Settings | None, jobs: int | Non
     """
     from boundlint.files import discover
     from boundlint.index import build
-    from boundlint.index.build import prime
 
     per_file = None
     if tree is not None:
@@ -40,7 +39,7 @@ def check_paths(paths: Iterable[str], settings: Settings | None, jobs: int | Non
                          respect_gitignore=settings.respect_gitignore)
     if cache is not None and not collectors:
         return check_files_cached(files, settings, cache, jobs, progress, per_file)
-    prime(files, build.CACHE_DIR)  # before workers fork, so they share the project indexes
+    build.prime(files, build.CACHE_DIR)  # before workers fork, so they share the project indexes
     return check_files(files, settings, jobs, progress, collectors, per_file)
 
 
@@ -58,7 +57,6 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
         return check_files(paths, settings, jobs, progress, per_file=per_file)
     from boundlint.cache import content_key
     from boundlint.index import build
-    from boundlint.index.build import index_for
     from boundlint.index.view import PROJECT, still_valid
 
     each = dict(zip(paths, per_file)) if per_file is not None else {}
@@ -78,7 +76,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
             continue
         hit = cache.variant(each.get(path, settings)).get(key, path)
         if hit is not None and hit[2] and hit[2].get(PROJECT) != build.project_digest(path, known) \
-                and not still_valid(index_for(path, build.CACHE_DIR), hit[2]):
+                and not still_valid(build.index_for(path, build.CACHE_DIR), hit[2]):
             hit = None  # another module changed what this file's judgement asked of the project
         if hit is None:
             misses.append(path)
@@ -90,9 +88,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
     wrapped = None if progress is None else (lambda n, _total: progress(done + n, len(paths)))
     miss_settings = [each[p] for p in misses] if per_file is not None else None
     if misses:
-        from boundlint.index.build import prime
-
-        prime(misses, build.CACHE_DIR)  # before workers fork; a warm run with no miss builds no index
+        build.prime(misses, build.CACHE_DIR)  # before workers fork; a warm run with no miss builds no index
     for result in check_files(misses, settings, jobs, wrapped, per_file=miss_settings):
         key = keys.get(result.path)
         if key is not None and not result.failed and not any(f.code == "BND002" for f in result.findings):
