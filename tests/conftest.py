@@ -10,20 +10,28 @@ from boundlint.config import OPT_IN, Settings
 from boundlint.engine import check_source
 
 FIXTURES = Path(__file__).parent / "fixtures"
-# "# error: BND101 col 11" (several allowed on one line)
+# "# error: BND101 col 11" (several allowed on one line): reported at the default severity (medium or high).
 MARKER = re.compile(r"error:\s*(BND\d{3})\s+col\s+(\d+)")
+# "# low: BND101 col 11": found, with severity low, so shown only with --min-severity low.
+LOW_MARKER = re.compile(r"low:\s*(BND\d{3})\s+col\s+(\d+)")
 
 
-def expected_markers(text: str) -> set[tuple[int, int, str]]:
-    """``(line, column, code)`` for every ``# error: CODE col N`` marker in *text*."""
+def expected_markers(text: str, marker: re.Pattern = MARKER) -> set[tuple[int, int, str]]:
+    """``(line, column, code)`` for every ``# error: CODE col N`` marker (or *marker*) in *text*."""
     out = set()
     for lineno, line in enumerate(text.splitlines(), 1):
         if "#" not in line:
             continue
         comment = line[line.index("#"):]
-        for code, col in MARKER.findall(comment):
+        for code, col in marker.findall(comment):
             out.add((lineno, int(col), code))
     return out
+
+
+def found_low(text: str, path: str = "fixture.py") -> set[tuple[int, int, str]]:
+    """``(line, column, code)`` of the findings with severity low (hidden at the default severity)."""
+    settings = Settings(extend_select=OPT_IN, min_severity="low")
+    return {(f.line, f.column, f.code) for f in check_source(text, path, settings) if f.severity == "low"}
 
 
 def found(text: str, path: str = "fixture.py", settings: Settings | None = None) -> set[tuple[int, int, str]]:

@@ -22,7 +22,7 @@ async def other(ids):
 
 
 async def fetch(i):
-    return i
+    return await client.get(i)
 """
 
 # Twelve new lines at the top, an edit inside handler, same hazards on other lines.
@@ -49,7 +49,7 @@ async def other(ids):
 
 
 async def fetch(i):
-    return i
+    return await client.get(i)
 """
 
 # One more hazard: a new function, and a second identical one inside handler.

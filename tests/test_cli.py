@@ -19,7 +19,7 @@ async def handler(ids):
 
 
 async def fetch(i):
-    return i
+    return await client.get(i)
 """
 CLEAN = "x = 1\n"
 NO_FILES = "boundlint: warning: No Python files found under the given path(s)\n"
@@ -47,7 +47,7 @@ def test_text_output_and_exit_codes(project, capsys):
     status, out, err = check(capsys, "pkg")
     assert status == 1 and err == ""
     assert out.splitlines() == [
-        f"pkg/handler.py:5:11: BND101 {MESSAGE}",
+        f"pkg/handler.py:5:11: BND101 [medium] {MESSAGE}",
         "    help: acquire an asyncio.Semaphore inside each coroutine, or gather fixed-size batches",
         "Found 1 finding in 2 files checked.",
     ]
@@ -60,7 +60,7 @@ def test_text_output_and_exit_codes(project, capsys):
 def test_quiet_and_show_source(project, capsys):
     _, out, _ = check(capsys, "--quiet", "--show-source", "pkg")
     assert out.splitlines() == [
-        f"pkg/handler.py:5:11: BND101 {MESSAGE}",
+        f"pkg/handler.py:5:11: BND101 [medium] {MESSAGE}",
         "        await asyncio.gather(*(fetch(i) for i in ids))",
         "              " + "^" * 40,  # the whole span, columns 11 to 51
         "    help: acquire an asyncio.Semaphore inside each coroutine, or gather fixed-size batches",
@@ -75,6 +75,8 @@ def test_json(project, capsys):
         "message": MESSAGE,
         "hint": "acquire an asyncio.Semaphore inside each coroutine, or gather fixed-size batches",
         "evidence": [],
+        "severity": "medium",
+        "severity_reason": "per item: `client.get()` in `fetch()`",
     }]
 
 
@@ -180,7 +182,7 @@ def test_malformed_noqa_is_reported_by_default(project, capsys):
         "for i in ids))", "for i in ids))  # noqa: BND1O1"), encoding="utf-8")
     status, out, _ = check(capsys, "-q", "pkg")  # BND1O1 (letter O) is no code: BND101 still fires
     assert status == 1 and out.splitlines() == [
-        f"pkg/handler.py:5:11: BND101 {MESSAGE}",
+        f"pkg/handler.py:5:11: BND101 [medium] {MESSAGE}",
         "    help: acquire an asyncio.Semaphore inside each coroutine, or gather fixed-size batches",
         "pkg/handler.py:5:61: BND900 `# noqa` names `BND1O1`, which is no boundlint code or prefix; "
         "did you mean `BND101`?",

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from conftest import FIXTURES, MARKER, expected_markers, found
+from conftest import FIXTURES, LOW_MARKER, MARKER, expected_markers, found, found_low
 
 FIXTURE_FILES = sorted(FIXTURES.rglob("*.py"))
 
@@ -21,6 +21,13 @@ FIXTURE_FILES = sorted(FIXTURES.rglob("*.py"))
 def test_fixture_markers(path):
     text = path.read_text(encoding="utf-8")
     assert found(text, str(path)) == expected_markers(text)
+
+
+@pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.stem)
+def test_fixture_low_markers(path):
+    """``# low: CODE col N`` marks a finding the evidence makes low: found, hidden by default."""
+    text = path.read_text(encoding="utf-8")
+    assert found_low(text, str(path)) == expected_markers(text, LOW_MARKER)
 
 
 @pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.stem)

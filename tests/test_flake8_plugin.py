@@ -113,7 +113,7 @@ async def handler(ids):
 
 
 async def fetch(i):
-    return i
+    return await client.get(i)
 """
 
 

@@ -26,19 +26,19 @@ async def handler(ids):
 
 
 async def fetch(i):
-    return i
+    return await client.get(i)
 """
 A_CONFIG = '[tool.boundlint]\nextend-select = ["BND900"]\n\n[tool.boundlint.per-file-ignores]\n"tests/**" = ["BND1"]\n'
 B_CONFIG = '[tool.boundlint]\nexclude = ["gen/"]\nextend-ignore = ["BND900"]\n'
-FILES = ["svc_a/app.py", "svc_a/tests/test_app.py", "svc_a/gen/client.py",
-         "svc_b/app.py", "svc_b/tests/test_app.py", "svc_b/gen/client.py", "top.py"]
+FILES = ["svc_a/app.py", "svc_a/tests/app_checks.py", "svc_a/gen/client.py",
+         "svc_b/app.py", "svc_b/tests/app_checks.py", "svc_b/gen/client.py", "top.py"]
 # What each file's own config says (svc_b/gen/client.py is excluded by svc_b's config).
 EXPECTED = [
     ("svc_a/app.py", 5, 11, "BND101"), ("svc_a/app.py", 5, 61, "BND900"),
     ("svc_a/gen/client.py", 5, 11, "BND101"), ("svc_a/gen/client.py", 5, 61, "BND900"),
-    ("svc_a/tests/test_app.py", 5, 61, "BND900"),
+    ("svc_a/tests/app_checks.py", 5, 61, "BND900"),
     ("svc_b/app.py", 5, 11, "BND101"),
-    ("svc_b/tests/test_app.py", 5, 11, "BND101"),
+    ("svc_b/tests/app_checks.py", 5, 11, "BND101"),
     ("top.py", 5, 11, "BND101"), ("top.py", 5, 61, "BND900"),
 ]
 
@@ -83,17 +83,17 @@ def test_same_findings_whatever_the_order_of_named_files(monorepo, capsys):
     for seed in range(3):
         random.Random(seed).shuffle(names)
         assert found(capsys, *names) == EXPECTED, names
-    assert found(capsys, "svc_b/app.py", "svc_a/tests/test_app.py") == [
-        ("svc_a/tests/test_app.py", 5, 61, "BND900"), ("svc_b/app.py", 5, 11, "BND101")]
+    assert found(capsys, "svc_b/app.py", "svc_a/tests/app_checks.py") == [
+        ("svc_a/tests/app_checks.py", 5, 61, "BND900"), ("svc_b/app.py", 5, 11, "BND101")]
 
 
 def test_command_line_flags_apply_on_top_of_each_config(monorepo, capsys):
     assert found(capsys, "--ignore", "BND101", ".") == [
         ("svc_a/app.py", 5, 61, "BND900"), ("svc_a/gen/client.py", 5, 61, "BND900"),
-        ("svc_a/tests/test_app.py", 5, 61, "BND900"), ("top.py", 5, 61, "BND900")]
+        ("svc_a/tests/app_checks.py", 5, 61, "BND900"), ("top.py", 5, 61, "BND900")]
     # --extend-exclude joins each config's own list (svc_b keeps gen/ out; svc_a now too).
     assert [f[0] for f in found(capsys, "--extend-exclude", "gen/", ".")] == [
-        "svc_a/app.py", "svc_a/app.py", "svc_a/tests/test_app.py", "svc_b/app.py", "svc_b/tests/test_app.py", "top.py",
+        "svc_a/app.py", "svc_a/app.py", "svc_a/tests/app_checks.py", "svc_b/app.py", "svc_b/tests/app_checks.py", "top.py",
         "top.py"]
     # --exclude replaces every config's list: svc_b/gen is checked again.
     assert ("svc_b/gen/client.py", 5, 11, "BND101") in found(capsys, "--exclude", "nothing/", ".")
@@ -102,8 +102,8 @@ def test_command_line_flags_apply_on_top_of_each_config(monorepo, capsys):
 def test_config_flag_overrides_every_config_and_isolated_ignores_them(monorepo, capsys):
     (monorepo / "only.toml").write_text('select = ["BND9"]\n', encoding="utf-8")
     assert [f[3] for f in found(capsys, "--config", "only.toml", ".")] == ["BND900"] * 7
-    assert found(capsys, "--isolated", "svc_b/gen/client.py", "svc_a/tests/test_app.py") == [
-        ("svc_a/tests/test_app.py", 5, 11, "BND101"), ("svc_a/tests/test_app.py", 5, 61, "BND900"),
+    assert found(capsys, "--isolated", "svc_b/gen/client.py", "svc_a/tests/app_checks.py") == [
+        ("svc_a/tests/app_checks.py", 5, 11, "BND101"), ("svc_a/tests/app_checks.py", 5, 61, "BND900"),
         ("svc_b/gen/client.py", 5, 11, "BND101"), ("svc_b/gen/client.py", 5, 61, "BND900")]
 
 
@@ -122,17 +122,17 @@ def test_show_files_lists_what_a_run_checks(monorepo, capsys):
     status, out, err = run(capsys, "--show-files", "svc_b", "svc_a", "top.py")
     assert (status, err) == (0, "")
     assert out.splitlines() == [
-        os.path.normpath(p) for p in ("svc_a/app.py", "svc_a/gen/client.py", "svc_a/tests/test_app.py",
-                                      "svc_b/app.py", "svc_b/tests/test_app.py", "top.py")]
+        os.path.normpath(p) for p in ("svc_a/app.py", "svc_a/gen/client.py", "svc_a/tests/app_checks.py",
+                                      "svc_b/app.py", "svc_b/tests/app_checks.py", "top.py")]
 
 
 def test_show_settings_says_where_each_value_comes_from(monorepo, capsys):
     status, out, err = run(capsys, "--show-settings", "--extend-ignore", "BND102", "--timeout", "30",
-                           "svc_a/tests/test_app.py")
+                           "svc_a/tests/app_checks.py")
     assert (status, err) == (0, "")
     lines = out.splitlines()
     cfg = os.path.join("svc_a", "pyproject.toml")
-    assert lines[0] == "# Settings for svc_a/tests/test_app.py"
+    assert lines[0] == "# Settings for svc_a/tests/app_checks.py"
     assert lines[1] == f"# config: {cfg}; patterns are relative to svc_a"
     rows = {line.split(" = ")[0]: (line.split(" = ", 1)[1].rsplit("  # ", 1)[0].strip(), line.rsplit("  # ", 1)[1])
             for line in lines[2:] if not line.startswith("#")}
@@ -142,7 +142,7 @@ def test_show_settings_says_where_each_value_comes_from(monorepo, capsys):
     assert rows["per-file-ignores"] == ('{"tests/**" = ["BND1"]}', cfg)
     assert rows["timeout"] == ("30", "command line")
     assert rows["fanout.limiter-helpers"] == ("[]", "default")
-    assert len(rows) == 9 + 10  # every top-level key and every family option
+    assert len(rows) == 10 + 10  # every top-level key and every family option
     size = len(HAZARD.encode())
     assert lines[-1] == f"# time limit for this file: 30.0 s (timeout + 60 s per MB; the file is {size} bytes)"
     status, out, _ = run(capsys, "--show-settings", "top.py")
@@ -188,9 +188,9 @@ def test_audit_judges_each_file_by_its_own_config(monorepo, capsys):
 
 def test_tree_answers_once_per_directory(monorepo):
     tree = ConfigTree()
-    a = tree.for_path("svc_a/tests/test_app.py")
+    a = tree.for_path("svc_a/tests/app_checks.py")
     assert a.path == str(monorepo / "svc_a" / "pyproject.toml") and a.root == str(monorepo / "svc_a")
     assert tree.for_path("svc_a/gen/client.py") is a
     assert tree.for_path("svc_b/gen/client.py").path == str(monorepo / "svc_b" / "pyproject.toml")
     assert tree.for_path("top.py").path is None
-    assert tree.ignored("svc_a/tests/test_app.py", "BND101") and not tree.ignored("svc_b/tests/test_app.py", "BND101")
+    assert tree.ignored("svc_a/tests/app_checks.py", "BND101") and not tree.ignored("svc_b/tests/app_checks.py", "BND101")

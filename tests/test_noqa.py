@@ -119,7 +119,7 @@ def module(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("noqa")
     body = "".join(f"{GATHER}  {c}".rstrip() + "\n" for c in COMMENTS) + SPANS
     (root / "m.py").write_text(f"import asyncio\n\n\nasync def handler(ids):\n{body}\n\nasync def fetch(i, j=None):\n"
-                               "    return i\n", encoding="utf-8")
+                               "    return await client.get(i)\n", encoding="utf-8")
     return root
 
 

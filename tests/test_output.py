@@ -32,7 +32,7 @@ def test_reader_that_leaves_after_one_line_gives_141(tmp_path, unbuffered):
     err = proc.stderr.read()
     proc.stderr.close()
     assert proc.wait(timeout=300) == 141
-    assert first == (b"many.py:5:11: BND101 `asyncio.gather(...)` starts one coroutine per item of `ids_0` "
+    assert first == (b"many.py:5:11: BND101 [medium] `asyncio.gather(...)` starts one coroutine per item of `ids_0` "
                      b"with no concurrency limit\n")
     assert err == b""
 
@@ -44,7 +44,7 @@ def test_a_reader_that_stays_gets_every_line(tmp_path):
                           env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert proc.returncode == 1
     lines = [line for line in proc.stdout.decode().splitlines() if not line.startswith(" ")]  # no help lines
-    assert len(lines) == 800 and lines[-1].startswith("many.py:804:11: BND101 ")
+    assert len(lines) == 800 and lines[-1].startswith("many.py:804:11: BND101 [medium] ")
 
 
 def test_write_stdout_to_a_text_stream(monkeypatch):

@@ -21,7 +21,7 @@ async def handler(ids):
 
 
 async def fetch(i):
-    return i
+    return await client.get(i)
 """
 # Two hazards, on lines 5 and 14, at columns 11 and 15: grouped aligns both.
 TWO = HAZARD + """
@@ -53,11 +53,11 @@ def check(capsys, *args: str) -> tuple[int, str, str]:
 
 
 FULL = [
-    f"pkg/a.py:5:11: BND101 {GATHER}",
+    f"pkg/a.py:5:11: BND101 [medium] {GATHER}",
     f"    help: {HELP}",
-    f"pkg/b.py:5:11: BND101 {GATHER}",
+    f"pkg/b.py:5:11: BND101 [medium] {GATHER}",
     f"    help: {HELP}",
-    f"pkg/b.py:14:15: BND101 {GATHER}",
+    f"pkg/b.py:14:15: BND101 [medium] {GATHER}",
     f"    help: {HELP}",
     "Found 3 findings in 3 files checked.",
 ]
@@ -74,9 +74,9 @@ def test_concise_one_line_per_finding(project, capsys):
     status, out, err = check(capsys, "--output-format", "concise", "pkg")
     assert (status, err) == (1, "")
     assert out.splitlines() == [
-        f"pkg/a.py:5:11: BND101 {GATHER}",
-        f"pkg/b.py:5:11: BND101 {GATHER}",
-        f"pkg/b.py:14:15: BND101 {GATHER}",
+        f"pkg/a.py:5:11: BND101 [medium] {GATHER}",
+        f"pkg/b.py:5:11: BND101 [medium] {GATHER}",
+        f"pkg/b.py:14:15: BND101 [medium] {GATHER}",
         "Found 3 findings in 3 files checked.",
     ]
 
@@ -86,7 +86,7 @@ def test_concise_quiet_prints_exactly_one_line_per_finding(project, capsys):
     _, as_json, _ = check(capsys, "--output-format", "json", "pkg")
     findings = json.loads(as_json)
     assert len(findings) == 3
-    assert out.splitlines() == [f"{f['path']}:{f['line']}:{f['column']}: {f['code']} {f['message']}" for f in findings]
+    assert out.splitlines() == [f"{f['path']}:{f['line']}:{f['column']}: {f['code']} [{f['severity']}] {f['message']}" for f in findings]
     assert out.count("\n") == 3 and out.endswith("\n")
     assert check(capsys, "--output-format", "concise", "--quiet", "pkg/clean.py") == (0, "", "")
 
@@ -96,11 +96,11 @@ def test_grouped(project, capsys):
     assert status == 1
     assert out == (
         "pkg/a.py:\n"
-        f"  5:11 BND101 {GATHER}\n"
+        f"  5:11 BND101 [medium] {GATHER}\n"
         "\n"
         "pkg/b.py:\n"
-        f"   5:11 BND101 {GATHER}\n"
-        f"  14:15 BND101 {GATHER}\n"
+        f"   5:11 BND101 [medium] {GATHER}\n"
+        f"  14:15 BND101 [medium] {GATHER}\n"
         "\n"
         "Found 3 findings in 3 files checked.\n"
     )
@@ -113,7 +113,8 @@ def test_json_lines_one_object_per_line(project, capsys):
     assert [json.loads(line) for line in lines] == json.loads(check(capsys, "--output-format", "json", "pkg")[1])
     assert json.loads(lines[2]) == {
         "code": "BND101", "path": "pkg/b.py", "line": 14, "column": 15, "end_line": 14, "end_column": 55,
-        "message": GATHER, "hint": HELP, "evidence": [],
+        "message": GATHER, "hint": HELP, "evidence": [], "severity": "medium",
+        "severity_reason": "per item: `client.get()` in `fetch()`",
     }
     assert check(capsys, "--output-format", "json-lines", "pkg/clean.py") == (0, "", "")
 
@@ -137,11 +138,11 @@ def gitlab(capsys, *paths: str) -> list[dict]:
 def test_gitlab_code_quality(project, capsys):
     report = gitlab(capsys, "./pkg")
     assert [{k: v for k, v in e.items() if k != "fingerprint"} for e in report] == [
-        {"description": f"BND101 {GATHER}", "check_name": "BND101", "severity": "major",
+        {"description": f"BND101 {GATHER}", "check_name": "BND101", "severity": "minor",
          "location": {"path": "pkg/a.py", "lines": {"begin": 5, "end": 5}}},
-        {"description": f"BND101 {GATHER}", "check_name": "BND101", "severity": "major",
+        {"description": f"BND101 {GATHER}", "check_name": "BND101", "severity": "minor",
          "location": {"path": "pkg/b.py", "lines": {"begin": 5, "end": 5}}},
-        {"description": f"BND101 {GATHER}", "check_name": "BND101", "severity": "major",
+        {"description": f"BND101 {GATHER}", "check_name": "BND101", "severity": "minor",
          "location": {"path": "pkg/b.py", "lines": {"begin": 14, "end": 14}}},
     ]
     prints = [e["fingerprint"] for e in report]
@@ -190,12 +191,12 @@ def test_force_colour_styles_path_code_and_help(project, capsys, monkeypatch):
     monkeypatch.setenv("FORCE_COLOR", "1")
     _, out, _ = check(capsys, "pkg/a.py")
     assert out.splitlines() == [
-        f"{BOLD}pkg/a.py{RESET}:5:11: {RED}BND101{RESET} {GATHER}",
+        f"{BOLD}pkg/a.py{RESET}:5:11: {RED}BND101{RESET} [medium] {GATHER}",
         f"    {CYAN}help:{RESET} {HELP}",
         "Found 1 finding in 1 file checked.",
     ]
     _, out, _ = check(capsys, "--output-format", "grouped", "pkg/a.py")
-    assert out.splitlines()[:2] == [f"{BOLD}pkg/a.py{RESET}:", f"  5:11 {RED}BND101{RESET} {GATHER}"]
+    assert out.splitlines()[:2] == [f"{BOLD}pkg/a.py{RESET}:", f"  5:11 {RED}BND101{RESET} [medium] {GATHER}"]
 
 
 def test_no_colour_wins_and_machine_formats_and_files_are_never_coloured(project, capsys, monkeypatch):
@@ -306,4 +307,4 @@ def test_colour_on_a_real_terminal_by_default(project):
     finally:
         os.close(primary)
     assert status == 1
-    assert out.decode().splitlines()[0] == f"{BOLD}pkg/a.py{RESET}:5:11: {RED}BND101{RESET} {GATHER}"
+    assert out.decode().splitlines()[0] == f"{BOLD}pkg/a.py{RESET}:5:11: {RED}BND101{RESET} [medium] {GATHER}"

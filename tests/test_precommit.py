@@ -37,7 +37,7 @@ async def handler(ids):
 
 
 async def fetch(i):
-    return i
+    return await client.get(i)
 """
 
 FIXED = """\

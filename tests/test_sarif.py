@@ -90,7 +90,7 @@ def test_fixtures_validate_with_rule_metadata():
 def test_regions_are_one_based_and_match_the_json_output(tmp_path):
     (tmp_path / "m.py").write_text(
         "import asyncio\n\n\nasync def handler(ids):\n    await asyncio.gather(*(fetch(i) for i in ids))\n\n\n"
-        "async def fetch(i):\n    return i\n", encoding="utf-8")
+        "async def fetch(i):\n    return await client.get(i)\n", encoding="utf-8")
     _, log = sarif_of("m.py", cwd=tmp_path)
     validate(log)
     (result,) = log["runs"][0]["results"]

@@ -10,7 +10,7 @@ import pytest
 from boundlint.cli import main
 
 SOURCE = "import asyncio\n\nasync def f(ids):\n    await asyncio.gather(*(g(i) for i in ids))\n"
-MESSAGE = "BND101 `asyncio.gather(...)` starts one coroutine per item of `ids` with no concurrency limit"
+MESSAGE = "BND101 [medium] `asyncio.gather(...)` starts one coroutine per item of `ids` with no concurrency limit"
 HELP = "    help: acquire an asyncio.Semaphore inside each coroutine, or gather fixed-size batches"
 
 

@@ -116,7 +116,7 @@ class Cache:
         entry = self._shard(key[:2]).get(key)
         try:
             _, lines, raw, consulted = entry
-            findings = [Finding(path, *item[:7], tuple(item[7])) for item in raw]
+            findings = [Finding(path, *item[:7], tuple(item[7]), *item[8:10]) for item in raw]
             if not isinstance(consulted, dict):
                 return None
         except (TypeError, ValueError, IndexError):
@@ -128,7 +128,8 @@ class Cache:
 
     def put(self, key: str, findings: list[Finding], lines: int, consulted: dict | None = None) -> None:
         """Record the result for content *key*, with the project questions it *consulted*."""
-        raw = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.hint, list(f.evidence)] for f in findings]
+        raw = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.hint, list(f.evidence), f.severity,
+                f.severity_reason] for f in findings]
         self._shard(key[:2])[key] = [self._now, lines, raw, consulted or {}]
         self._dirty.add(key[:2])
 

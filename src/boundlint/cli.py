@@ -70,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: all cores)")
     check.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                        help="per-file time limit; a file over it is reported (BND002) and skipped (default: 60)")
+    check.add_argument("--min-severity", choices=("low", "medium", "high"), default=None, dest="min_severity",
+                       help="the lowest severity reported (default: medium; low shows findings whose evidence is weak)")
     check.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     check.add_argument("--cache-dir", dest="cache_dir", default=None,
                        help="where results are cached (default: $BOUNDLINT_CACHE_DIR or ./.boundlint_cache)")
@@ -403,6 +405,7 @@ def _audit(args) -> int:
     for code in args.fail_on or ():
         if not code.startswith("BND"):
             raise UsageError(f"--fail-on: {code!r} is not a code or prefix such as BND1 or BND203")
+    args.min_severity = "low"  # the audit lists every finding, whatever its severity
     tree = _tree(args)
     try:
         return run_audit(args, tree)

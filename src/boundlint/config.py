@@ -49,6 +49,8 @@ class Settings:
     extend_exclude: tuple[str, ...] = ()
     respect_gitignore: bool = True
     timeout: float = 60.0
+    # The lowest severity reported (verdicts.severity): low, medium or high.
+    min_severity: str = "medium"
     extra: tuple[tuple[str, object], ...] = field(default=())
 
     def enabled(self, code: str) -> bool:
@@ -85,13 +87,15 @@ REQUEST_MODEL_PATTERNS = (
     "*Create", "*Update", "*Form",
 )
 
-CODES, STRINGS, BOOL, NUMBER, CODE_TABLE = "codes", "strings", "bool", "number", "code-table"
+CODES, STRINGS, BOOL, NUMBER, CODE_TABLE, LEVEL = "codes", "strings", "bool", "number", "code-table", "level"
+SEVERITIES = ("low", "medium", "high")
 _TYPE_TEXT = {
     CODES: "a list of rule codes or prefixes",
     STRINGS: "a list of strings",
     BOOL: "true or false",
     NUMBER: "a positive number",
     CODE_TABLE: "a table of glob = [codes]",
+    LEVEL: "one of \"low\", \"medium\", \"high\"",
 }
 
 # key -> (kind, default, Settings field)
@@ -105,6 +109,7 @@ TOP_LEVEL: dict[str, tuple[str, object, str]] = {
     "extend-exclude": (STRINGS, (), "extend_exclude"),
     "respect-gitignore": (BOOL, True, "respect_gitignore"),
     "timeout": (NUMBER, 60.0, "timeout"),
+    "min-severity": (LEVEL, "medium", "min_severity"),
 }
 
 # family table -> {option -> (kind, default)}; rules read them with ctx.settings.option(name, default)
@@ -314,6 +319,10 @@ def _check_type(value: object, kind: str, file: str, key: str) -> object:
 
     if kind == BOOL:
         if not isinstance(value, bool):
+            raise wrong()
+        return value
+    if kind == LEVEL:
+        if value not in SEVERITIES:
             raise wrong()
         return value
     if kind == NUMBER:

@@ -23,6 +23,9 @@ class Finding:
     hint: str = ""
     # The chain of facts that makes it a hazard, outermost first, each ``"what (path:line)"``.
     evidence: tuple[str, ...] = ()
+    # ``high``, ``medium`` or ``low`` (verdicts.severity), derived from the evidence.
+    severity: str = "medium"
+    severity_reason: str = ""  # the evidence that set ``severity``, one phrase
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready mapping with the public field names."""
@@ -36,4 +39,6 @@ class Finding:
             "message": self.message,
             "hint": self.hint,
             "evidence": list(self.evidence),
+            "severity": self.severity,
+            "severity_reason": self.severity_reason,
         }

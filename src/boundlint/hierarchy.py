@@ -26,7 +26,7 @@ from boundlint.config import (
 
 # The command-line flags that override a config (argparse dest names = Settings fields).
 OVERRIDES = ("select", "ignore", "extend_select", "extend_ignore", "exclude", "extend_exclude",
-             "respect_gitignore", "timeout")
+             "respect_gitignore", "timeout", "min_severity")
 
 
 @dataclass(frozen=True)

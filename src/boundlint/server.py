@@ -83,7 +83,10 @@ def to_diagnostic(finding: Finding, lines: list[str], codec) -> types.Diagnostic
         end = start
     message = f"{finding.message}\nhelp: {finding.hint}" if finding.hint else finding.message
     # BND0xx say the file went unchecked: an error of the check, as in SARIF.
-    severity = types.DiagnosticSeverity.Error if finding.code.startswith("BND0") else types.DiagnosticSeverity.Warning
+    severity = {"high": types.DiagnosticSeverity.Error, "low": types.DiagnosticSeverity.Information}.get(
+        finding.severity, types.DiagnosticSeverity.Warning)
+    if finding.code[3:4] in ("0", "9"):
+        severity = types.DiagnosticSeverity.Error if finding.code.startswith("BND0") else types.DiagnosticSeverity.Warning
     return types.Diagnostic(
         range=types.Range(start=start, end=end), message=message, severity=severity, code=finding.code,
         code_description=types.CodeDescription(href=rule_doc_uri(finding.code)), source=SOURCE)

@@ -47,6 +47,8 @@ class WorkerSite:
 
     api: str
     where: str
+    # ``(kind, why)`` of the collection the site fans out over (facts.volume), judged where it is.
+    volume: tuple[str, str] = ("unknown", "")
 
     def describe(self) -> str:
         """``asyncio.gather(...)` in `handler`` style text for messages (inner backticks included)."""
@@ -79,7 +81,7 @@ class WorkerIndex:
         if spawn is None:
             return
         scope = ctx.scope.function()
-        site = WorkerSite(_api(spawn, call), scope.name if scope is not None else "<module>")
+        site = WorkerSite(_api(spawn, call), scope.name if scope is not None else "<module>", _volume(spawn, ctx))
         for target in _per_item_targets(spawn, ctx):
             self.direct.append((target, site))
             self._register(target, site, ctx, 0)
@@ -97,6 +99,20 @@ class WorkerIndex:
     def _add(self, node: cst.CSTNode, site: WorkerSite) -> None:
         self.sites.setdefault(id(node), site)
         self._keep.append(node)
+
+
+def _volume(spawn: Spawn, ctx: Context) -> tuple[str, str]:
+    """Where the collection that *spawn* fans out over comes from (``facts.volume``), judged at the site."""
+    from boundlint.facts.volume import volume
+
+    call = spawn.call
+    if ctx.frame.loops and ctx.frame.loops[-1].iter is not None:
+        source = ctx.frame.loops[-1].iter
+    else:
+        starred = [a.value for a in call.args if a.star == "*"]
+        positional = [a.value for a in call.args if a.keyword is None and a.star == ""]
+        source = starred[0] if starred else positional[1] if spawn.kind == "pool" and len(positional) > 1 else None
+    return volume(source, list(ctx.ancestors), ctx, ctx.path) if source is not None else ("unknown", "")
 
 
 def worker_index(ctx: Context) -> WorkerIndex:

@@ -9,6 +9,7 @@ result.  Nothing is written except the ``--output`` file.
 """
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 
@@ -31,6 +32,8 @@ def collect(paths, settings, root=None, jobs=None, progress=None, tree=None):
     from boundlint.engine import check_paths
 
     started = time.monotonic()
+    if settings is not None:  # the audit lists every finding, whatever its severity
+        settings = dataclasses.replace(settings, min_severity="low")
     results = check_paths(paths, settings, jobs=jobs, progress=progress, root=root, collectors=(AuditCollector,),
                           tree=tree)
     return results, time.monotonic() - started

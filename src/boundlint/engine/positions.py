@@ -26,9 +26,33 @@ def _positions(module, sink, path: str) -> list[Finding]:
         if key in seen:
             continue
         seen.add(key)
+        level = _severity(module, sink, report, path)
         out.append(Finding(path, pos.start.line, pos.start.column + 1, report.rule.code, report.message,
-                           pos.end.line, pos.end.column + 1, report.hint or report.rule.hint, tuple(report.evidence)))
+                           pos.end.line, pos.end.column + 1, report.hint or report.rule.hint, tuple(report.evidence),
+                           level.level, level.why))
     return out
+
+
+def _severity(module, sink, report, path: str):
+    """``verdicts.severity.of_report`` with the chain of nodes enclosing the reported node."""
+    from boundlint.facts.placement import chain_from, parents_in
+    from boundlint.verdicts.severity import MEDIUM, Severity, of_report
+
+    ctx = getattr(sink, "ctx", None)
+    if ctx is None:
+        return Severity(MEDIUM)
+    maps = ctx.cache.setdefault("parents", {})  # one parent map per reported statement, built once
+    top = getattr(sink, "tops", {}).get(id(report))
+    chain: list = []
+    if top is not None and top is not report.node:
+        if id(top) not in maps:
+            maps[id(top)] = parents_in(top)
+        chain = chain_from(maps[id(top)], report.node)
+    if not chain:  # reported after the traversal (or on a top-level statement): look in the whole module
+        if "module" not in maps:
+            maps["module"] = parents_in(module)
+        chain = chain_from(maps["module"], report.node)[1:]
+    return of_report(report, [module, *chain], ctx, path)
 
 
 class _Sink(list):

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from boundlint.config import Settings
 from boundlint.finding import Finding
+from boundlint.verdicts.severity import DEFAULT_MIN, reported
 from boundlint.noqa import noqa_lines, suppressed
 
 
@@ -63,8 +64,11 @@ def _filter(findings: list[Finding], text: str, settings: Settings, apply_noqa: 
         return []
     lines = noqa_lines(text) if apply_noqa and "noqa" in text.lower() else []
     kept = []
+    minimum = getattr(settings, "min_severity", DEFAULT_MIN)
     for f in findings:
         if not settings.enabled(f.code):
+            continue
+        if f.code[3] not in "09" and not reported(f.severity, minimum):
             continue
         line_text = lines[f.line - 1] if 0 < f.line <= len(lines) else ""
         if line_text and suppressed(line_text, f.code):

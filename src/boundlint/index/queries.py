@@ -199,6 +199,36 @@ def per_item_callers(index: ProjectIndex, ref: str) -> list[str] | None:
     return None
 
 
+def dependency(index: ProjectIndex, ref: str, depth: int = 0, seen: frozenset = frozenset()) -> str | None:
+    """Whether calling the project function *ref* reaches an external dependency, following calls.
+
+    ``"`client.get()` in `fetch` (path:line)"`` when it does; ``""`` when its
+    body and every callee are shown to be local work; None when unknown (a
+    callee outside the project, a call of unknown effect, too deep).
+    """
+    found = index.function(ref)
+    if found is None:
+        kind = index.resolve(ref)
+        if kind is not None and kind[0] == "class":
+            init = index.function(f"{ref}.__init__")
+            return "" if init is None else dependency(index, f"{ref}.__init__", depth + 1, seen)
+        return None
+    entry, name, facts = found
+    if facts.get("dep"):
+        what, line = facts["dep"]
+        return f"{what} in `{name}` ({index.where(entry, line)})"
+    if depth >= _DEPTH or ref in seen:
+        return None
+    answer: str | None = None if facts.get("opaque") else ""
+    for call in facts["calls"]:
+        inner = dependency(index, call["ref"], depth + 1, seen | {ref})
+        if inner:
+            return inner
+        if inner is None:
+            answer = None
+    return answer
+
+
 def instance_of(index: ProjectIndex, ref: str) -> str | None:
     """The ref of the class or factory a module-level name *ref* was built by (``SLOTS = asyncio.Semaphore(8)``)."""
     found = index.resolve(ref)
@@ -211,5 +241,5 @@ QUERIES: dict[str, Callable] = {
     "instance_of": instance_of,
     "limiter": limiter, "len_checked": len_checked, "client_factory": client_factory, "pauses": pauses,
     "batches": batches, "configured": configured, "class_uses": class_uses, "spawn_sources": spawn_sources,
-    "per_item_callers": per_item_callers,
+    "per_item_callers": per_item_callers, "dependency": dependency,
 }

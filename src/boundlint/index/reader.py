@@ -14,6 +14,7 @@ import sys
 from typing import Callable
 
 from boundlint import tables
+from boundlint.facts import calls
 from boundlint.tables.defaults import LIMITER_WORDS
 
 _LEAVES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del})
@@ -116,7 +117,7 @@ class FunctionReader:
         self.out: dict = {"line": func.lineno, "params": self.params, "method": owner is not None,
                           "limiter": None, "with_calls": [], "client": None, "client_call": None, "clients": [],
                           "len_checked": [], "pauses": False, "pause_calls": [], "raises": False, "batches": None,
-                          "calls": [], "route": None, "inputs": [], "outputs": [], "cached": False, "built": []}
+                          "calls": [], "dep": None, "opaque": False, "route": None, "inputs": [], "outputs": [], "cached": False, "built": []}
 
     def _defaults(self) -> dict[str, ast.AST]:
         args = self.func.args
@@ -365,6 +366,7 @@ class FunctionReader:
             self.out["clients"].append([made, call.lineno, call.col_offset + 1])
         if _is_const_batch(call, self):
             self.out["batches"] = self.out["batches"] or "fixed-size batches"
+        self._dependency(call, made, name)
         if made is None or made.split(".", 1)[0] in _STDLIB:
             return
         record = {"ref": made, "line": call.lineno, "col": call.col_offset + 1,
@@ -372,6 +374,19 @@ class FunctionReader:
                   "kwargs": {kw.arg: self.prov(kw.value) for kw in call.keywords if kw.arg},
                   "loop": None if loop is None else {k: loop[k] for k in ("src", "text", "bounded", "line")}}
         self.out["calls"].append(record)
+
+
+    def _dependency(self, call: ast.Call, made: str | None, name: str) -> None:
+        """Record the first dependency call (``dep``) and whether any call is of unknown effect (``opaque``)."""
+        func = call.func
+        receiver = dotted(func.value) if isinstance(func, ast.Attribute) else None
+        method = func.attr if isinstance(func, ast.Attribute) else None
+        kind = calls.classify(made, receiver, method)
+        if kind == calls.DEPENDENCY:
+            if self.out["dep"] is None:
+                self.out["dep"] = [f"`{name or method}()`", call.lineno]
+        elif kind == calls.UNKNOWN and made is None and not (isinstance(func, ast.Name) and calls.builtin_name(func.id)):
+            self.out["opaque"] = True
 
 
 def _short_text(expr: ast.AST) -> str:

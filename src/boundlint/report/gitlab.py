@@ -19,12 +19,15 @@ from boundlint.baseline import context_lines
 from boundlint.finding import Finding
 
 
-def severity(code: str) -> str:
+def severity(code: str, level: str = "high") -> str:
     """GitLab severity: ``critical`` for a file that went unchecked (BND0xx), ``minor`` for
-    the noqa check (BND9xx), ``major`` for every hazard."""
+    the noqa check (BND9xx); a hazard's by its *level*: ``major`` (high), ``minor`` (medium),
+    ``info`` (low)."""
     if code.startswith("BND0"):
         return "critical"
-    return "minor" if code.startswith("BND9") else "major"
+    if code.startswith("BND9"):
+        return "minor"
+    return {"high": "major", "medium": "minor", "low": "info"}.get(level, "minor")
 
 
 def report_path(path: str, root: str) -> str:
@@ -62,7 +65,7 @@ def format_gitlab(findings: Iterable[Finding], sources: Mapping[str, Sequence[st
             "description": f"{f.code} {f.message}",
             "check_name": f.code,
             "fingerprint": fp,
-            "severity": severity(f.code),
+            "severity": severity(f.code, f.severity),
             "location": {"path": path, "lines": {"begin": f.line, "end": max(f.end_line, f.line)}},
         })
     return json.dumps(out, indent=2) + "\n"

@@ -31,9 +31,13 @@ def rule_doc_uri(code: str) -> str:
     return RULE_DOC_URI.format(code=code)
 
 
-def _level(code: str) -> str:
+def _level(code: str, severity: str = "medium") -> str:
     # BND0xx say a file went unchecked: an error of the run, not a hazard in the code.
-    return "error" if code.startswith("BND0") else "warning"
+    if code.startswith("BND0"):
+        return "error"
+    if code.startswith("BND9"):
+        return "warning"
+    return {"high": "error", "medium": "warning", "low": "note"}.get(severity, "warning")
 
 
 def _first_paragraph(doc: str, heading: str) -> str:
@@ -161,14 +165,18 @@ def format_sarif(findings: Iterable[Finding], rules: Mapping[str, type], cwd: st
             physical["contextRegion"] = {"startLine": f.line, "endLine": f.end_line, "snippet": {"text": context}}
         result: dict[str, object] = {
             "ruleId": f.code,
-            "level": _level(f.code),
+            "level": _level(f.code, f.severity),
             "message": {"text": f.message + (f"; {f.hint}" if f.hint else "")},
             "locations": [{"physicalLocation": physical}],
         }
         if f.code in index:
             result["ruleIndex"] = index[f.code]
+        # As CodeQL queries do: how far the finding can be trusted, from the evidence behind it.
+        result["properties"] = {"precision": f.severity, "severity": f.severity}
+        if f.severity_reason:
+            result["properties"]["severityReason"] = f.severity_reason
         if f.evidence:
-            result["properties"] = {"evidence": list(f.evidence)}
+            result["properties"]["evidence"] = list(f.evidence)
             related = _related(f.evidence, cwd)
             if related:
                 result["relatedLocations"] = related

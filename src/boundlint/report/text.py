@@ -32,8 +32,15 @@ def format_text(findings: Iterable[Finding], show_source: bool = False,
 
 
 def finding_line(f: Finding, palette: Palette = PLAIN) -> str:
-    """``path:line:col: CODE message``."""
-    return f"{palette.path(printable(f.path))}:{f.line}:{f.column}: {palette.code(f.code)} {printable(f.message)}"
+    """``path:line:col: CODE [severity] message``; files that went unchecked (BND0xx) and malformed
+    suppressions (BND9xx) carry no severity tag."""
+    return (f"{palette.path(printable(f.path))}:{f.line}:{f.column}: {palette.code(f.code)} "
+            f"{severity_tag(f)}{printable(f.message)}")
+
+
+def severity_tag(f: Finding) -> str:
+    """``[high] `` for a hazard's severity; ``""`` for meta findings."""
+    return "" if f.code[3:4] in ("0", "9") else f"[{f.severity}] "
 
 
 def source_lines(f: Finding, lines: Sequence[str], palette: Palette = PLAIN, indent: str = "    ") -> list[str]:

@@ -17,7 +17,7 @@ import libcst as cst
 if TYPE_CHECKING:
     from boundlint.analysis.context import Context
 
-MARKER = re.compile(r"\s*#\s*(?:error|bounded|ok|clean)\b.*$")
+MARKER = re.compile(r"\s*#\s*(?:error|low|bounded|ok|clean)\b.*$")
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,11 @@ class Report:
     # The chain that makes it a hazard, outermost first: ``"request field `Lookup.ids` (app/schemas.py:5)"``.
     evidence: tuple[str, ...] = ()
     hint: str = ""  # this finding's remedy when the rule knows more than its class-wide ``hint``
+    # The evidence its severity is judged on (verdicts.severity): the collection whose size drives the
+    # work, and the per-item work (the spawned call, the body of the ``try``, the client built).
+    volume: cst.CSTNode | None = None
+    work: tuple[cst.CSTNode, ...] = ()
+    severity: str | None = None  # set by the rule when it knows better than the shared judgement
 
 
 REGISTRY: dict[str, type["Rule"]] = {}
@@ -86,16 +91,22 @@ class Rule:
         self._sink = sink
 
     def report(self, node: cst.CSTNode, evidence: tuple[str, ...] | list[str] = (), hint: str = "",
-               **fields: object) -> None:
+               volume: cst.CSTNode | None = None, work: "tuple[cst.CSTNode, ...] | list[cst.CSTNode]" = (),
+               severity: str | None = None, **fields: object) -> None:
         """Record a finding on *node*, the message filled from *fields*, with the *evidence* chain
         (outermost first); *hint* (one of ``hints``) replaces the class-wide ``hint`` for this finding.
+
+        *volume* (the collection whose size drives the work) and *work* (the
+        per-item work) are the evidence its severity is judged on
+        (``verdicts.severity``); *severity* sets it outright.
 
         Raises ValueError for a *hint* not in ``hints``: every help line a rule can print is
         class data, so tests/test_hints.py can hold each to 120 characters.
         """
         if hint and hint not in self.hints.values():
             raise ValueError(f"{self.code}: hint {hint[:40]!r}... is not one of the rule's `hints`")
-        self._sink.append(Report(self, node, self.message.format(**fields), tuple(evidence), hint))
+        self._sink.append(Report(self, node, self.message.format(**fields), tuple(evidence), hint, volume,
+                                 tuple(work), severity))
 
     # Options that widen what the rule recognises: when one is set the text prefilter
     # cannot know the configured names, so the rule always runs.

@@ -193,7 +193,8 @@ class ClientPerItem(Rule):
         kind = _kind(factory)
         if loop is not None:
             where = f"on every iteration of `{loop_source(loop)}`" if loop.kind == "while" else f"per item of `{loop_source(loop)}`"
-            self.report(node, evidence, call=short(node.func) + "(...)", kind=kind, where=where)
+            self.report(node, evidence, call=short(node.func) + "(...)", kind=kind, where=where, volume=loop.iter,
+                        work=(node,))
             return
         func = function_node(ctx)
         if func is not None and not returned_later(node, ctx, func):
@@ -204,16 +205,17 @@ class ClientPerItem(Rule):
         for call, func, kind, qual in self._candidates:
             site = index.site_of(func)
             if site is not None:
-                self.report(call, call=short(call.func) + "(...)", kind=kind, where=_worker_text(func, site))
+                self.report(call, call=short(call.func) + "(...)", kind=kind, where=_worker_text(func, site), work=(call,),
+                            volume=site.volume)
             elif id(func) in self._looped:
                 source, caller = self._looped[id(func)]
                 where = f"in `{_func_name(func)}`, which `{caller}` calls per item of `{source}`"
-                self.report(call, call=short(call.func) + "(...)", kind=kind, where=where)
+                self.report(call, call=short(call.func) + "(...)", kind=kind, where=where, work=(call,))
             elif qual is not None and ctx.project:
                 chain = ctx.project.ask("per_item_callers", ctx.project.ref(None, qual))
                 if chain:
                     where = f"in `{_func_name(func)}`, which another module calls per item"
-                    self.report(call, chain, call=short(call.func) + "(...)", kind=kind, where=where)
+                    self.report(call, chain, call=short(call.func) + "(...)", kind=kind, where=where, work=(call,))
         self._candidates.clear()
         self._looped.clear()
 
@@ -318,8 +320,10 @@ class SessionlessRequestInFanOut(Rule):
         for call, func in self._candidates:
             site = index.site_of(func)
             if site is not None:
-                self.report(call, call=short(call.func) + "(...)", where=_worker_text(func, site))
+                self.report(call, call=short(call.func) + "(...)", where=_worker_text(func, site), work=(call,),
+                            volume=site.volume)
         for target, site in index.direct:
             if sessionless_name(target, ctx):
-                self.report(target, call=short(target), where=f"for every item of `{site.describe()}`")
+                self.report(target, call=short(target), where=f"for every item of `{site.describe()}`", work=(target,),
+                            volume=site.volume)
         self._candidates.clear()

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from boundlint.tables.defaults import DEFAULTS
+from boundlint.tables.evidence import EVIDENCE
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Table:
 
 TABLES: dict[str, Table] = {
     name: Table(name, description, tuple(sorted(set(entries))), option)
-    for name, (description, entries, option) in DEFAULTS.items()
+    for name, (description, entries, option) in {**DEFAULTS, **EVIDENCE}.items()
 }
 
 

@@ -6,6 +6,7 @@ import libcst as cst
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.logging_calls import describe, log_call, rate_limited
 from boundlint.analysis.storms import handler_loop, loop_source
+from boundlint.facts.placement import tried_body
 from boundlint.rules.amplification.log_storms import _LOGGERS_DOC, _LOOP_LOG_PREFILTER, _OPTIONS_DOC, loop_storms
 from boundlint.rules.base import Example, Rule
 
@@ -146,7 +147,9 @@ class LogStormInLoop(Rule):
             return
         handler, loop = found
         if loop_storms(ctx, handler, loop):
-            self.report(node, call=log.text, what=describe(log), loop=_loop_text(loop))
+            tried = tried_body(ctx.ancestors, handler)
+            self.report(node, call=log.text, what=describe(log), loop=_loop_text(loop), volume=loop.iter,
+                        work=(tried,) if tried is not None else ())
 
 
 def _migration(path: str) -> bool:

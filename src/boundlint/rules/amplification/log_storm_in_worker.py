@@ -7,6 +7,7 @@ from boundlint.analysis.context import Context
 from boundlint.analysis.logging_calls import LogCall, describe, log_call, rate_limited
 from boundlint.analysis.storms import function_node, guarded, handler_loop
 from boundlint.analysis.workers import worker_index
+from boundlint.facts.placement import tried_body
 from boundlint.rules.amplification.log_storms import _LOGGERS_DOC, _OPTIONS_DOC, _WORKER_LOG_PREFILTER, loop_storms
 from boundlint.rules.base import Example, Rule
 
@@ -103,7 +104,7 @@ class LogStormInWorker(Rule):
 
     def __init__(self, sink):
         super().__init__(sink)
-        self._candidates: list[tuple[cst.Call, cst.CSTNode, LogCall]] = []
+        self._candidates: list[tuple[cst.Call, cst.CSTNode, LogCall, tuple]] = []
 
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
         worker_index(ctx).note_call(node, ctx)
@@ -121,14 +122,16 @@ class LogStormInWorker(Rule):
         func = function_node(ctx)
         if func is None or guarded(ctx, func, func):
             return
-        self._candidates.append((node, func, log))
+        tried = tried_body(ctx.ancestors, handler)
+        self._candidates.append((node, func, log, (tried,) if tried is not None else ()))
 
     def leave_Module(self, node: cst.Module, ctx: Context) -> None:
         index = worker_index(ctx)
-        for call, func, log in self._candidates:
+        for call, func, log, work in self._candidates:
             site = index.site_of(func)
             if site is not None:
-                self.report(call, call=log.text, what=describe(log), worker=_func_name(func), site=site.describe())
+                self.report(call, call=log.text, what=describe(log), worker=_func_name(func), site=site.describe(),
+                            work=work, volume=site.volume)
         self._candidates.clear()
 
 

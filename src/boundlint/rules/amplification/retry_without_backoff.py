@@ -100,7 +100,8 @@ class RetryWithoutBackoff(Rule):
         if found is not None:
             loop, call = found
             error = short(node.type, 60) if node.type is not None else "BaseException"
-            self.report(node, error=error, loop=_loop_head(loop), call=short(call.func) + "(...)")
+            self.report(node, error=error, loop=_loop_head(loop), call=short(call.func) + "(...)", work=(call,),
+                        volume=loop.iter)
 
 
 def spinning_retry(handler: cst.ExceptHandler, ctx: Context) -> tuple[Loop, cst.Call] | None:

@@ -73,7 +73,8 @@ class PoolSizedFromInput(Rule):
             ctor = executor_constructor(spawn.receiver, ctx)
             if ctor is not None and id(ctor) in self._pending:
                 self._used.add(id(ctor))
-                self.report(node, call=short(node.func) + "(...)", size=short(self._pending[id(ctor)][1]))
+                self.report(node, call=short(node.func) + "(...)", size=short(self._pending[id(ctor)][1]),
+                            volume=self._pending[id(ctor)][1], work=(node,) if spawn.target is None else (node, spawn.target))
             return
         if executor_constructor(node, ctx) is node:
             size = _pool_size(node)
@@ -83,13 +84,13 @@ class PoolSizedFromInput(Rule):
     def leave_FunctionDef(self, node: cst.FunctionDef, ctx: Context) -> None:
         for key, (ctor, size) in list(self._pending.items()):
             if key not in self._used and _inside(ctor, node):
-                self.report(ctor, call=short(ctor.func) + "(...)", size=short(size))
+                self.report(ctor, call=short(ctor.func) + "(...)", size=short(size), volume=size)
                 del self._pending[key]
 
     def leave_Module(self, node: cst.Module, ctx: Context) -> None:
         for key, (ctor, size) in self._pending.items():
             if key not in self._used:
-                self.report(ctor, call=short(ctor.func) + "(...)", size=short(size))
+                self.report(ctor, call=short(ctor.func) + "(...)", size=short(size), volume=size)
         self._pending.clear()
 
 

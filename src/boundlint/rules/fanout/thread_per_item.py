@@ -56,4 +56,5 @@ class ThreadPerItem(Rule):
         found, limit = spawn_limit(spawn, loops, ctx)
         if found is not None and limit is None:
             unit = "process" if "Process" in spawn.api else "thread"
-            self.report(node, call=spawn.api + "()", source=found.source, unit=unit)
+            self.report(node, call=spawn.api + "()", source=found.source, unit=unit, volume=found.loop.iter,
+                        work=(node,) if spawn.target is None else (node, spawn.target))

@@ -90,13 +90,14 @@ class UnboundedGather(Rule):
             if built is None:
                 chain = _callers_spawn(expr, ctx)
                 if chain:
-                    self.report(node, chain, call=short(node.func) + "(...)", source=short(expr))
+                    self.report(node, chain, call=short(node.func) + "(...)", source=short(expr), volume=expr, work=(expr,))
                     return
                 continue
             if self._bounded(built, ctx, node):
                 continue
             source = built.sources[0] if built.sources else expr
-            self.report(node, call=short(node.func) + "(...)", source=short(source))
+            self.report(node, call=short(node.func) + "(...)", source=short(source), volume=source,
+                        work=(expr,) if built.target is None else (expr, built.target))
             return
 
     @staticmethod

@@ -86,7 +86,8 @@ class UnboundedTaskSpawn(Rule):
             return
         found, limit = spawn_limit(spawn, loops, ctx)
         if found is not None and limit is None:
-            self.report(node, call=spawn.api + "(...)" if "." in spawn.api else short(node.func) + "(...)", source=found.source)
+            self.report(node, call=spawn.api + "(...)" if "." in spawn.api else short(node.func) + "(...)", source=found.source,
+                        volume=found.loop.iter, work=(node,) if spawn.target is None else (node, spawn.target))
 
 
     def _mapped_spawn(self, node: cst.Call, ctx: Context) -> None:
@@ -112,4 +113,4 @@ class UnboundedTaskSpawn(Rule):
             if limits.callee_limit(source.elt.func, ctx) and not unshared_limiter(source, ctx):
                 return
             source = source.for_in.iter
-        self.report(node, call=q + "(...)", source=short(source))
+        self.report(node, call=q + "(...)", source=short(source), volume=source, work=(node,))

@@ -1,0 +1,77 @@
+"""What one call is, from its names alone: a dependency call, local work, or unknown.
+
+Shared by the CST facts (``facts.dependency``) and the project index's
+``ast`` reader, so both sides classify a call the same way.  Pure string
+logic over the tables; imports neither LibCST nor ``ast``.
+"""
+from __future__ import annotations
+
+import builtins
+import re
+import sys
+
+from boundlint import tables
+
+DEPENDENCY, LOCAL, UNKNOWN = "dependency", "local", "unknown"
+
+_BUILTINS = frozenset(dir(builtins))
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) - {"test"}
+_WORDS = re.compile(r"[a-z0-9]+")
+# Methods of str, bytes, list, dict, set, datetime and friends: in-process work.
+LOCAL_METHODS = frozenset({
+    "append", "extend", "insert", "pop", "popleft", "appendleft", "remove", "discard", "clear", "copy", "sort",
+    "reverse", "index", "count", "get", "items", "keys", "values", "update", "setdefault", "add", "union",
+    "intersection", "difference", "issubset", "issuperset", "split", "rsplit", "splitlines", "strip", "lstrip",
+    "rstrip", "join", "format", "format_map", "lower", "upper", "title", "capitalize", "casefold", "replace",
+    "startswith", "endswith", "encode", "decode", "isdigit", "isalpha", "isalnum", "isidentifier", "zfill",
+    "partition", "rpartition", "ljust", "rjust", "center", "removeprefix", "removesuffix", "hex", "isoformat",
+    "strftime", "timestamp", "total_seconds", "date", "time", "astimezone", "group", "groups", "groupdict",
+    "match", "fullmatch", "search", "findall", "finditer", "sub", "subn", "model_dump", "model_dump_json",
+    "model_validate", "model_validate_json", "model_copy", "dict", "json", "parse_obj", "parse_raw", "to_dict",
+    "from_dict", "as_dict", "dumps", "loads", "render", "exception", "debug", "info", "warning", "warn",
+    "error", "critical", "log", "is_set", "set_result", "set_exception", "result", "done", "cancel", "cancelled",
+    "add_done_callback", "put_nowait", "get_nowait", "qsize", "empty", "full", "labels", "inc", "observe",
+    "most_common", "elements", "isoformat", "hexdigest", "digest", "bit_length", "to_bytes", "from_bytes",
+})
+
+
+def _words(name: str) -> set[str]:
+    """``self._httpClient`` -> {"http", "client"}: snake_case and camelCase parts, lowercased."""
+    return set(_WORDS.findall(re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()))
+
+
+def _in_modules(qualname: str, modules: frozenset[str]) -> bool:
+    parts = qualname.split(".")
+    return any(".".join(parts[:i]) in modules for i in range(1, len(parts) + 1))
+
+
+def classify(qualname: str | None, receiver: str | None, method: str | None, settings: object = None) -> str:
+    """DEPENDENCY, LOCAL or UNKNOWN for one call.
+
+    *qualname*: the import-resolved dotted name of the callee (``httpx.get``),
+    or None; *receiver*: the dotted text of the object a method is called on
+    (``self.http_client``), or None; *method*: the attribute called, or None.
+    """
+    if qualname is not None:
+        if _in_modules(qualname, tables.table("dependency-modules", settings)):
+            return DEPENDENCY
+        root = qualname.split(".", 1)[0]
+        if root in _STDLIB or (root in _BUILTINS and "." not in qualname):
+            return LOCAL
+    if method is not None:
+        if method in tables.table("dependency-methods", settings):
+            return DEPENDENCY
+        if receiver is not None:
+            last = receiver.rsplit(".", 1)[-1]
+            if _words(last) & tables.table("dependency-receivers", settings):
+                return DEPENDENCY
+        if method in LOCAL_METHODS:
+            return LOCAL
+    elif qualname is None and receiver is None:
+        return UNKNOWN
+    return UNKNOWN
+
+
+def builtin_name(name: str) -> bool:
+    """A call of the builtin *name* (``len``, ``int``, ``isinstance``): local work."""
+    return name in _BUILTINS

@@ -1,0 +1,149 @@
+"""Whether a piece of per-item work reaches an external dependency.
+
+``reaches(nodes, chain, ctx)`` reads every call in *nodes* (the body of a
+``try``, the coroutine spawned per item, the client built per item) and
+answers ``(YES, why)`` when one reaches a network, database, cache, queue,
+object-storage or subprocess call, directly or through the project's own
+functions (this module's, or another module's through the project index);
+``(NO, "")`` when every call is shown to be local work (parsing,
+arithmetic, in-process bookkeeping); ``(UNKNOWN, "")`` otherwise.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+import libcst as cst
+
+from boundlint.analysis.names import dotted
+from boundlint.facts import calls
+
+YES, NO, UNKNOWN = "yes", "no", "unknown"
+_DEPTH = 3
+
+
+def _calls(node: cst.CSTNode) -> Iterator[cst.Call]:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Call):
+            yield n
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not node:
+            continue  # a nested def runs when called, not here
+        stack.extend(reversed(n.children))
+
+
+class _Reader:
+    def __init__(self, chain: list[cst.CSTNode], ctx) -> None:
+        self.ctx = ctx
+        self.chain = chain
+        self.owner = next((n.name.value for n in reversed(chain) if isinstance(n, cst.ClassDef)), None)
+        self.memo: dict[int, tuple[str, str]] = {}  # id(def) -> verdict; UNKNOWN while being read (recursion)
+
+    def local_def(self, name: str) -> cst.FunctionDef | None:
+        for func in reversed([n for n in self.chain if isinstance(n, cst.FunctionDef)]):
+            for stmt in func.body.body if isinstance(func.body, cst.IndentedBlock) else ():
+                if isinstance(stmt, cst.FunctionDef) and stmt.name.value == name:
+                    return stmt
+        found = self.ctx.index.functions.get(name)
+        return found if isinstance(found, cst.FunctionDef) else None
+
+    def method(self, name: str) -> cst.FunctionDef | None:
+        if self.owner is None:
+            return None
+        found = self.ctx.index.methods.get(self.owner, {}).get(name)
+        return found if isinstance(found, cst.FunctionDef) else None
+
+    def project(self, qualname: str | None, local: str | None) -> str | None:
+        project = self.ctx.project
+        if not project:
+            return None
+        ref = project.ref(qualname, local)
+        if ref is None:
+            return None
+        answer = project.ask("dependency", ref)
+        if answer:
+            return answer
+        return "" if answer == "" else None
+
+    def handed(self, call: cst.Call, depth: int) -> tuple[str, str] | None:
+        """A callable passed as an argument (``to_thread(urlopen, u)``, ``partial(fetch, s)``): run it too."""
+        for arg in call.args:
+            if arg.keyword is None and isinstance(arg.value, (cst.Name, cst.Attribute)):
+                target = arg.value
+                if isinstance(target, cst.Name) and calls.builtin_name(target.value):
+                    continue
+                if self.ctx.qualname(target) is not None or isinstance(target, cst.Attribute) or self.local_def(target.value):
+                    verdict = self.call(cst.Call(func=target), depth)
+                    if verdict[0] == YES:
+                        return verdict
+        return None
+
+    def call(self, call: cst.Call, depth: int) -> tuple[str, str]:
+        if call.args:
+            handed = self.handed(call, depth)
+            if handed is not None:
+                return handed
+        func = call.func
+        qual = self.ctx.qualname(func)
+        text = dotted(func) or ""
+        if isinstance(func, cst.Name):
+            if qual is None and calls.builtin_name(func.value) and self.local_def(func.value) is None:
+                return NO, ""
+            kind = calls.classify(qual, None, None, self.ctx.settings) if qual else calls.UNKNOWN
+            if kind == calls.DEPENDENCY:
+                return YES, f"`{text}()`"
+            if kind == calls.LOCAL:
+                return NO, ""
+            found = self.local_def(func.value) if qual is None else None
+            if found is not None:
+                return self.body(found, depth + 1)
+            answer = self.project(qual, None if qual else func.value)
+            return (YES, answer) if answer else (NO, "") if answer == "" else (UNKNOWN, "")
+        if isinstance(func, cst.Attribute):
+            receiver = dotted(func.value)
+            kind = calls.classify(qual, receiver, func.attr.value, self.ctx.settings)
+            if kind == calls.DEPENDENCY:
+                return YES, f"`{text or func.attr.value}()`"
+            if receiver in ("self", "cls"):
+                found = self.method(func.attr.value)
+                if found is not None:
+                    return self.body(found, depth + 1)
+            if kind == calls.LOCAL:
+                return NO, ""
+            if qual is not None:
+                answer = self.project(qual, None)
+                return (YES, answer) if answer else (NO, "") if answer == "" else (UNKNOWN, "")
+        return UNKNOWN, ""
+
+    def body(self, func: cst.FunctionDef, depth: int) -> tuple[str, str]:
+        if id(func) in self.memo:
+            return self.memo[id(func)]
+        if depth > _DEPTH:
+            return UNKNOWN, ""
+        self.memo[id(func)] = (UNKNOWN, "")
+        verdict, why = self.nodes([func.body], depth)
+        self.memo[id(func)] = verdict, (f"{why} in `{func.name.value}()`" if verdict == YES and " in `" not in why else why)
+        return self.memo[id(func)]
+
+    def nodes(self, nodes: Iterable[cst.CSTNode], depth: int) -> tuple[str, str]:
+        answer = NO
+        for node in nodes:
+            if isinstance(node, (cst.Name, cst.Attribute)):  # a callable handed over to run per item
+                node = cst.Call(func=node)
+            for call in _calls(node):
+                verdict, why = self.call(call, depth)
+                if verdict == YES:
+                    return YES, why
+                if verdict == UNKNOWN:
+                    answer = UNKNOWN
+        return answer, ""
+
+
+def reaches(nodes: Iterable[cst.CSTNode], chain: list[cst.CSTNode], ctx) -> tuple[str, str]:
+    """``(YES, why)``, ``(NO, "")`` or ``(UNKNOWN, "")``: does the work in *nodes* reach a dependency?
+
+    *chain* holds the nodes enclosing the work (``placement.ancestors_of``),
+    used to find nested and sibling functions and the enclosing class; *ctx*
+    is the traversal's Context (imports, module index, project view).
+    """
+    return _Reader(chain, ctx).nodes(nodes, 0)

@@ -1,0 +1,156 @@
+"""Where a reported node sits, and so where that code runs.
+
+``ancestors_of(top, node)`` finds the chain of nodes from a top-level
+statement down to *node* (reports are resolved after the traversal, some at
+the end of the module, so the traversal's own stack is not at hand).
+``where_runs(path, chain, ctx)`` reads that chain: ``"once"`` for code
+that runs once per process or deployment, ``"test"`` for test code,
+``"request"`` for a web or RPC handler, ``"worker"`` for a task or consumer,
+else ``"unknown"``.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+
+from boundlint import tables
+from boundlint.analysis.names import dotted
+
+ONCE, TEST, REQUEST, WORKER, UNKNOWN = "once", "test", "request", "worker", "unknown"
+
+# Folders whose modules run once per deployment or by hand, never per request.
+_ONCE_FOLDERS = frozenset({"migrations", "alembic", "management", "scripts", "bin"})
+_ONCE_FILES = frozenset({"__main__.py", "setup.py", "noxfile.py", "manage.py", "fabfile.py"})
+
+
+def parents_in(top: cst.CSTNode) -> dict[int, cst.CSTNode]:
+    """``id(node) -> parent`` for every node under *top* (one walk; climb it with ``chain_from``)."""
+    parents: dict[int, cst.CSTNode] = {}
+    stack = [top]
+    while stack:
+        node = stack.pop()
+        for child in node.children:
+            parents[id(child)] = node
+            stack.append(child)
+    return parents
+
+
+def chain_from(parents: dict[int, cst.CSTNode], node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The nodes above *node* in *parents* (``parents_in``), outermost first; [] when it is not there."""
+    out = []
+    current = parents.get(id(node))
+    while current is not None:
+        out.append(current)
+        current = parents.get(id(current))
+    return out[::-1]
+
+
+def ancestors_of(top: cst.CSTNode, node: cst.CSTNode) -> list[cst.CSTNode]:
+    """Nodes from *top* down to the parent of *node* (``[]`` when *node* is *top* or not under it)."""
+    if top is node:
+        return []
+    stack: list[tuple[cst.CSTNode, Iterator[cst.CSTNode]]] = [(top, iter(top.children))]
+    while stack:
+        parent, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            continue
+        if child is node:
+            return [p for p, _ in stack]
+        stack.append((child, iter(child.children)))
+    return []
+
+
+def functions_in(chain: list[cst.CSTNode]) -> list[cst.FunctionDef]:
+    """The function definitions of *chain*, outermost first."""
+    return [n for n in chain if isinstance(n, cst.FunctionDef)]
+
+
+def _decorator_names(func: cst.FunctionDef) -> list[str]:
+    out = []
+    for deco in func.decorators:
+        expr = deco.decorator.func if isinstance(deco.decorator, cst.Call) else deco.decorator
+        out.append(dotted(expr) or "")
+    return out
+
+
+def _decorator_texts(func: cst.FunctionDef) -> str:
+    module = cst.Module(body=[])
+    return " ".join(module.code_for_node(d.decorator) for d in func.decorators)
+
+
+def _main_guard(node: cst.CSTNode) -> bool:
+    if not isinstance(node, cst.If):
+        return False
+    test = node.test
+    return (isinstance(test, cst.Comparison) and dotted(test.left) == "__name__"
+            and any(isinstance(c.comparator, cst.SimpleString) and "__main__" in c.comparator.value
+                    for c in test.comparisons))
+
+
+def _by_path(path: str) -> str | None:
+    parts = path.replace("\\", "/").split("/")
+    name = parts[-1]
+    folders = set(parts[:-1])
+    if name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py":
+        return TEST
+    if name in _ONCE_FILES or folders & _ONCE_FOLDERS or "versions" in folders and "alembic" in path:
+        return ONCE
+    return None
+
+
+def _function_role(func: cst.FunctionDef, classes: list[cst.ClassDef]) -> str | None:
+    names = _decorator_names(func)
+    last = [n.rsplit(".", 1)[-1] for n in names]
+    text = _decorator_texts(func)
+    if any(n in tables.table("once-decorators") for n in last) or "startup" in text or "shutdown" in text:
+        return ONCE
+    if any(n in tables.table("endpoint-methods") for n in last) or any(n.rsplit(".", 1)[-1] in ("route", "api_route", "websocket") for n in names):
+        return REQUEST
+    if any(n in tables.table("worker-decorators") for n in last):
+        return WORKER
+    if func.name.value in tables.table("once-functions"):
+        return ONCE
+    owner = classes[-1] if classes else None
+    if owner is not None:
+        bases = {(dotted(b.value) or "").rsplit(".", 1)[-1] for b in owner.bases}
+        if "BaseCommand" in bases or "Command" in bases and func.name.value == "handle":
+            return ONCE
+        if any(b.endswith("Servicer") for b in bases) or any(b.endswith(("View", "ViewSet", "APIView", "Handler", "Endpoint")) for b in bases):
+            return REQUEST
+        if any(b in ("Task", "Consumer", "AsyncConsumer", "Worker") for b in bases):
+            return WORKER
+    return None
+
+
+def where_runs(path: str, chain: list[cst.CSTNode]) -> str:
+    """Where the code at the end of *chain* (from ``ancestors_of``) runs: ONCE, TEST, REQUEST, WORKER or UNKNOWN.
+
+    Module-level code, a ``__main__`` block, a CLI command, a start-up or
+    lifespan hook, a migration or management command runs once; a route or
+    servicer method serves requests; a task or consumer is a worker.
+    """
+    by_path = _by_path(path)
+    if by_path is not None:
+        return by_path
+    if any(_main_guard(n) for n in chain):
+        return ONCE
+    funcs = functions_in(chain)
+    if not funcs:
+        return ONCE  # import time
+    classes = [n for n in chain if isinstance(n, cst.ClassDef)]
+    for func in funcs:  # the outermost role decides: a helper nested in a CLI command runs once
+        role = _function_role(func, classes)
+        if role is not None:
+            return role
+    return UNKNOWN
+
+
+def tried_body(ancestors: list[cst.CSTNode], handler: cst.ExceptHandler) -> cst.CSTNode | None:
+    """The body of the ``try`` whose ``except`` is *handler*, found among *ancestors* (the traversal's stack)."""
+    for node in reversed(ancestors):
+        if isinstance(node, (cst.Try, cst.TryStar)) and handler in node.handlers:
+            return node.body
+    return None

@@ -1,0 +1,162 @@
+"""Where a collection's size comes from: input, configured, fixed by the code, or unknown.
+
+``volume(expr, chain, ctx)`` follows *expr* back through assignments in the
+enclosing functions (*chain*, from ``placement.ancestors_of``) to its
+origin and answers ``(kind, why)``:
+
+- INPUT: a request (a handler's parameter or a field of it, a worker's
+  message batch) or data read at run time (a dependency call's result, a
+  query, a directory walk, a file's lines);
+- CONFIGURED: a settings object, ``self``/``cls`` state, configuration;
+- FIXED: a literal, an UPPER_CASE constant;
+- UNKNOWN: anything else, such as a library function's parameter.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from boundlint import tables
+from boundlint.analysis.names import dotted
+from boundlint.facts import calls, placement
+
+INPUT, CONFIGURED, FIXED, UNKNOWN = "input", "configured", "fixed", "unknown"
+
+_WRAPPERS = frozenset({"len", "list", "tuple", "set", "sorted", "reversed", "enumerate", "zip", "iter", "frozenset",
+                       "dict", "filter", "map", "chain", "islice", "batched", "chunked"})
+_VIEWS = frozenset({"items", "keys", "values", "copy", "split", "splitlines", "readlines"})
+_WALKS = frozenset({"os.listdir", "os.scandir", "os.walk", "glob.glob", "glob.iglob"})
+_WALK_METHODS = frozenset({"iterdir", "glob", "rglob", "readlines", "read_text", "splitlines"})
+_CONFIG_ROOTS = frozenset({"settings", "config", "conf", "cfg", "options", "opts", "app_settings", "self", "cls"})
+_REQUEST_WORDS = frozenset({"request", "req", "body", "payload", "batch", "messages", "msgs", "records", "events"})
+_DEPTH = 4
+
+
+def _assignments(func: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:
+    """Name -> values assigned to it in *func*'s own body (nested defs skipped), in one walk."""
+    out: dict[str, list[cst.BaseExpression]] = {}
+    stack: list[cst.CSTNode] = [func.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(node, cst.Assign):
+            for t in node.targets:
+                if isinstance(t.target, cst.Name):
+                    out.setdefault(t.target.value, []).append(node.value)
+        elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name) and node.value is not None:
+            out.setdefault(node.target.value, []).append(node.value)
+        stack.extend(node.children)
+    return out
+
+
+def _param(func: cst.FunctionDef, name: str) -> cst.Param | None:
+    params = func.params
+    for p in (*params.posonly_params, *params.params, *params.kwonly_params):
+        if p.name.value == name:
+            return p
+    star = params.star_arg
+    if isinstance(star, cst.Param) and star.name.value == name:
+        return star
+    return None
+
+
+class _Reader:
+    def __init__(self, chain: list[cst.CSTNode], ctx, path: str) -> None:
+        self.chain, self.ctx, self.path = chain, ctx, path
+        self.funcs = placement.functions_in(chain)
+        self.runs = placement.where_runs(path, chain)
+
+    def name(self, name: str, depth: int) -> tuple[str, str]:
+        memo = self.ctx.cache.setdefault("assignments", {})
+        for func in reversed(self.funcs):
+            if id(func) not in memo:
+                memo[id(func)] = _assignments(func)
+            values = memo[id(func)].get(name)
+            if values:
+                found = [self.expr(v, depth + 1) for v in values]
+                for kind in (INPUT, UNKNOWN, CONFIGURED, FIXED):
+                    for k, why in found:
+                        if k == kind:
+                            return k, why
+            param = _param(func, name)
+            if param is not None:
+                return self.param(func, param)
+        if name.isupper():
+            return FIXED, f"the constant `{name}`"
+        if name in self.ctx.index.constants:
+            values = [v for v in self.ctx.index.constants[name] if v is not None]
+            if values and depth < _DEPTH:
+                return self.expr(values[-1], depth + 1)
+        return UNKNOWN, ""
+
+    def param(self, func: cst.FunctionDef, param: cst.Param) -> tuple[str, str]:
+        name = param.name.value
+        if self.runs in (placement.REQUEST, placement.WORKER):
+            what = "request" if self.runs == placement.REQUEST else "message"
+            return INPUT, f"{what} input `{name}` of `{func.name.value}()`"
+        if name in _REQUEST_WORDS:
+            return INPUT, f"`{name}` of `{func.name.value}()`"
+        if param.annotation is not None:
+            text = dotted(param.annotation.annotation) or ""
+            if text.rsplit(".", 1)[-1] in ("Request", "WebSocket", "HttpRequest"):
+                return INPUT, f"request `{name}` of `{func.name.value}()`"
+        return UNKNOWN, f"parameter `{name}` of `{func.name.value}()`"
+
+    def call(self, call: cst.Call, depth: int) -> tuple[str, str]:
+        func = call.func
+        qual = self.ctx.qualname(func) or dotted(func) or ""
+        last = qual.rsplit(".", 1)[-1]
+        if qual in _WALKS or (isinstance(func, cst.Attribute) and func.attr.value in _WALK_METHODS and last != "split"):
+            return INPUT, f"data read at run time (`{qual or last}()`)"
+        if qual.rsplit(".", 1)[-1] in _WRAPPERS or (isinstance(func, cst.Attribute) and func.attr.value in _VIEWS):
+            inner = call.args[0].value if call.args and qual.rsplit(".", 1)[-1] in _WRAPPERS else (
+                func.value if isinstance(func, cst.Attribute) else None)
+            if inner is not None:
+                return self.expr(inner, depth + 1)
+            return UNKNOWN, ""
+        receiver = dotted(func.value) if isinstance(func, cst.Attribute) else None
+        method = func.attr.value if isinstance(func, cst.Attribute) else None
+        if calls.classify(self.ctx.qualname(func), receiver, method, self.ctx.settings) == calls.DEPENDENCY:
+            return INPUT, f"the result of `{dotted(func) or method}()`, read at run time"
+        if isinstance(func, cst.Name) and func.value == "range" and call.args:
+            return self.expr(call.args[-1 if len(call.args) < 3 else 1].value, depth + 1)
+        return UNKNOWN, ""
+
+    def expr(self, expr: cst.BaseExpression, depth: int = 0) -> tuple[str, str]:
+        if depth > _DEPTH:
+            return UNKNOWN, ""
+        if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict, cst.SimpleString, cst.Integer)):
+            return FIXED, "a literal"
+        if isinstance(expr, cst.Await):
+            return INPUT, "the result of an awaited call, read at run time"
+        if isinstance(expr, cst.Name):
+            return self.name(expr.value, depth)
+        if isinstance(expr, cst.Attribute):
+            text = dotted(expr) or ""
+            root = text.split(".", 1)[0]
+            if text.rsplit(".", 1)[-1].isupper() and len(text.rsplit(".", 1)[-1]) > 1:
+                return FIXED, f"the constant `{text}`"
+            parts = text.split(".")
+            configured = (root in _CONFIG_ROOTS - {"self", "cls"} or any("settings" in p or "config" in p for p in parts)
+                          or parts[-1] in tables.table("bounded-names", self.ctx.settings))
+            if configured:
+                return CONFIGURED, f"`{text}`, set by configuration"
+            if root in ("self", "cls") or not root:
+                return UNKNOWN, ""
+            return self.name(root, depth)
+        if isinstance(expr, cst.Subscript):
+            return self.expr(expr.value, depth + 1)
+        if isinstance(expr, cst.Call):
+            return self.call(expr, depth)
+        if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            return self.expr(expr.for_in.iter, depth + 1)
+        if isinstance(expr, cst.BooleanOperation):
+            return self.expr(expr.left, depth + 1)
+        return UNKNOWN, ""
+
+
+def volume(expr: cst.BaseExpression | None, chain: list[cst.CSTNode], ctx, path: str) -> tuple[str, str]:
+    """``(kind, why)`` for the collection *expr* whose size drives the work (see the module doc)."""
+    if expr is None:
+        return UNKNOWN, ""
+    return _Reader(chain, ctx, path).expr(expr)

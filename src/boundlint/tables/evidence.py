@@ -1,0 +1,54 @@
+"""Default tables of the evidence behind a finding's severity: dependencies and where code runs.
+
+Same shape as ``defaults.DEFAULTS``: ``name -> (description, entries, family option)``.
+"""
+from __future__ import annotations
+
+EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
+    "dependency-modules": (
+        "Packages whose calls reach an external dependency (network, database, cache, queue, storage, subprocess).",
+        ("aioboto3", "aiobotocore", "aiohttp", "aiokafka", "aiomcache", "aiomysql", "aiopg", "aio_pika", "aioredis",
+         "aiosmtplib", "anthropic", "asyncpg", "azure", "boto3", "botocore", "cassandra", "clickhouse_connect",
+         "confluent_kafka", "couchbase", "databases", "elasticsearch", "ftplib", "google.cloud", "googleapiclient",
+         "grpc", "http.client", "httpx", "kafka", "kombu", "ldap3", "motor", "mysql", "nats", "neo4j", "openai",
+         "opensearchpy", "paramiko", "pika", "psycopg", "psycopg2", "pymemcache", "pymongo", "pymysql", "pysftp",
+         "qdrant_client", "redis", "requests", "slack_sdk", "smtplib", "socket", "sqlalchemy", "stripe",
+         "subprocess", "telnetlib", "urllib.request", "urllib3", "websocket", "websockets", "zmq",
+         "asyncio.open_connection", "asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell",
+         "os.system", "os.popen", "shutil.copyfileobj"),
+        None),
+    "dependency-receivers": (
+        "Words in a receiver's name that make a method call on it a dependency call (`self.http_client.get`).",
+        ("api", "boto", "bucket", "cache", "channel", "client", "conn", "connection", "cursor", "db", "database",
+         "dynamo", "engine", "es", "http", "kafka", "memcache", "mongo", "producer", "publisher", "queue", "redis",
+         "remote", "repo", "repository", "s3", "session", "sftp", "smtp", "socket", "sock", "sqs", "sns", "store",
+         "storage", "stub", "transport", "upstream", "ws", "websocket"),
+        None),
+    "dependency-methods": (
+        "Method names that reach a dependency whatever the receiver (`await obj.fetchrow(...)`).",
+        ("execute", "executemany", "fetch", "fetchall", "fetchmany", "fetchone", "fetchrow", "fetchval",
+         "urlopen", "send_message", "publish", "put_object", "get_object", "upload_file", "download_file",
+         "invoke", "send_request", "scan_iter", "hgetall", "setex", "lpush", "rpush", "xadd", "sendall",
+         "recv", "connect", "query", "commit", "refresh_from_db", "save", "bulk_create", "bulk_update",
+         "get_or_create", "update_or_create", "insert_one", "insert_many", "find_one", "update_one",
+         "delete_one", "delete_many", "ainvoke", "acompletion", "completion", "embedding", "aembedding",
+         ),
+        None),
+    "once-decorators": (
+        "Decorators of functions that run once per process or by hand: CLI commands, start-up hooks, fixtures.",
+        ("command", "group", "callback", "on_startup", "on_shutdown", "startup", "shutdown", "lifespan",
+         "fixture", "before_serving", "after_serving", "before_first_request", "on_after_configure",
+         "main", "asynccontextmanager"),
+        None),
+    "once-functions": (
+        "Function names that run once per process: entry points, start-up and lifespan hooks, migrations.",
+        ("main", "cli", "run_cli", "lifespan", "startup", "on_startup", "shutdown", "on_shutdown", "setup",
+         "setUp", "setUpClass", "upgrade", "downgrade", "migrate", "create_app", "init_app", "ready",
+         "handle", "configure", "bootstrap", "install", "_main", "run_migrations_online", "run_migrations_offline"),
+        None),
+    "worker-decorators": (
+        "Decorators that make a function a background worker: task queues, consumers, schedulers.",
+        ("task", "shared_task", "periodic_task", "actor", "job", "consumer", "subscriber", "on_message",
+         "scheduled_job", "cron", "repeat_every", "agent", "timer", "interval"),
+        None),
+}

@@ -1,0 +1,90 @@
+"""A finding's severity, derived from its evidence.
+
+| severity | when |
+| --- | --- |
+| ``high`` | input-driven volume reaches per-item dependency calls on a request or worker path, with no limit |
+| ``medium`` | part of that evidence is shown and nothing shows the hazard away |
+| ``low`` | the shape is there and evidence says it is small: the code runs once (import time, start-up, ``__main__``, a CLI command, a migration, a test), the per-item work calls no external dependency, or the volume is configured or fixed by the code |
+
+Runs report ``medium`` and above unless ``min-severity`` says otherwise;
+the audit lists every severity.  Meta findings (BND0xx, BND9xx) are always
+reported.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+HIGH, MEDIUM, LOW = "high", "medium", "low"
+LEVELS = (LOW, MEDIUM, HIGH)
+RANK = {LOW: 0, MEDIUM: 1, HIGH: 2}
+DEFAULT_MIN = MEDIUM
+
+
+@dataclass(frozen=True)
+class Severity:
+    """``level`` (HIGH, MEDIUM, LOW) and ``why``: the evidence that set it, one phrase."""
+
+    level: str
+    why: str = ""
+
+
+def judge(volume: str, dependency: str, runs: str, volume_why: str = "", dependency_why: str = "") -> Severity:
+    """The severity of a per-item hazard from its three pieces of evidence.
+
+    *volume*: ``facts.volume`` kind (input, configured, fixed, unknown);
+    *dependency*: ``facts.dependency`` verdict (yes, no, unknown);
+    *runs*: ``facts.placement`` role (once, test, request, worker, unknown).
+    """
+    if runs == "once":
+        return Severity(LOW, "runs once (import time, start-up, a CLI command or a migration)")
+    if runs == "test":
+        return Severity(LOW, "test code")
+    if dependency == "no":
+        return Severity(LOW, "the per-item work calls no external dependency")
+    if volume in ("configured", "fixed"):
+        return Severity(LOW, f"the volume is {volume}: {volume_why}" if volume_why else f"the volume is {volume}")
+    if volume == "input" and dependency == "yes":
+        return Severity(HIGH, f"{volume_why}; per item: {dependency_why}" if volume_why else dependency_why)
+    if dependency == "yes":
+        return Severity(MEDIUM, f"per item: {dependency_why}")
+    if volume == "input":
+        return Severity(MEDIUM, volume_why)
+    return Severity(MEDIUM, "")
+
+
+def reported(level: str, minimum: str) -> bool:
+    """True when a finding of *level* is shown at the *minimum* severity."""
+    return RANK.get(level, 1) >= RANK.get(minimum, 1)
+
+
+def of_report(report, chain: list, ctx, path: str) -> Severity:
+    """The severity of a rule's report: the rule's own, or judged from its volume, work and placement.
+
+    *chain* holds the nodes enclosing the reported node (``facts.placement``);
+    *ctx* is the traversal's Context.  Request-shape findings (BND2xx) are
+    declarations: their volume is the request by definition, so they are
+    ``medium`` unless they sit in test code.
+    """
+    from boundlint.facts import dependency, placement, volume
+
+    if report.severity is not None:
+        return Severity(report.severity)
+    code = report.rule.code
+    if code[3] in "09":
+        return Severity(HIGH if code[3] == "0" else MEDIUM)
+    runs = placement.where_runs(path, chain)
+    if code.startswith("BND2"):
+        if runs == placement.TEST:
+            return Severity(LOW, "test code")
+        found, why = dependency.reaches(report.work, chain, ctx) if report.work else (dependency.UNKNOWN, "")
+        if found == dependency.YES:
+            return Severity(HIGH, f"request input; per item: {why}")
+        return Severity(MEDIUM, "request input")
+    if isinstance(report.volume, tuple):  # judged where the fan-out is (a worker's site)
+        kind, volume_why = report.volume
+    elif report.volume is not None:
+        kind, volume_why = volume.volume(report.volume, chain, ctx, path)
+    else:
+        kind, volume_why = volume.UNKNOWN, ""
+    found, why = dependency.reaches(report.work, chain, ctx) if report.work else (dependency.UNKNOWN, "")
+    return judge(kind, found, runs, volume_why, why)
