@@ -21,7 +21,7 @@ import libcst as cst
 
 from boundlint import tables
 
-from boundlint.analysis.context import Context, Loop
+from boundlint.analysis.context import Context, Loop, empty_collection, fills_since_empty
 from boundlint.analysis.names import dotted
 
 TASK_GROUP_FACTORIES = frozenset(tables.TABLES["task-groups"].entries)  # defaults; judgement reads the table
@@ -156,15 +156,41 @@ def thread_constructor(expr: cst.BaseExpression, ctx: Context) -> cst.Call | Non
     if isinstance(expr, cst.Name):
         loop = ctx.loop_with_target(expr.value)
         if loop is not None and loop.iter is not None:
-            for source in [loop.iter, *_bound_values(loop.iter, ctx)]:
-                if isinstance(source, (cst.ListComp, cst.GeneratorExp)):
+            collection = _collection_of(loop.iter)
+            for source in [collection, *_bound_values(collection, ctx)]:
+                if isinstance(source, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
                     candidates.append(source.elt)
+                elif isinstance(source, cst.DictComp):
+                    candidates.append(source.value)
+            for fill, _loops in _filled(collection, ctx):  # jobs.append(Process(...)) / threads[k] = Thread(...)
+                if fill.how != "extend":
+                    candidates.extend([fill.value, *_bound_values(fill.value, ctx)])
     for v in candidates:
         if isinstance(v, cst.Call):
             name = ctx.qualname(v.func) or ""
             if name in tables.table("threads", ctx.settings) or (isinstance(v.func, cst.Name) and thread_subclass(v.func.value, ctx)):
                 return v
     return None
+
+
+def _collection_of(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """``jobs`` for ``jobs``, ``jobs.values()``, ``list(jobs)``: the collection an iteration walks."""
+    if isinstance(expr, cst.Call) and not expr.args:
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "values":
+            return expr.func.value
+    if isinstance(expr, cst.Call) and len(expr.args) == 1 and dotted(expr.func) in ("list", "tuple", "set"):
+        return _collection_of(expr.args[0].value)
+    return expr
+
+
+def _filled(expr: cst.BaseExpression, ctx: Context) -> list:
+    """The ``(Fill, loops)`` of a local collection *expr* built empty then filled, else ``[]``."""
+    if not isinstance(expr, cst.Name):
+        return []
+    bound = ctx.lookup(expr.value)
+    if bound is None or not bound[1] or not empty_collection(bound[1][-1]):
+        return []
+    return fills_since_empty(bound[0], expr.value) or []
 
 
 def thread_subclass(name: str, ctx: Context, depth: int = 0) -> bool:
@@ -248,18 +274,34 @@ def new_awaitables(expr: cst.BaseExpression, ctx: Context, depth: int = 0) -> Ne
         return None
     if isinstance(expr, cst.Call) and dotted(expr.func) == "map" and len(expr.args) >= 2:
         return NewAwaitables((), (expr.args[1].value,), expr.args[0].value)
+    if isinstance(expr, cst.Call) and isinstance(_collection_of(expr), cst.Name):
+        return new_awaitables(_collection_of(expr), ctx, depth + 1)  # gather(*coros.values())
     if isinstance(expr, cst.Name):
         bound = ctx.lookup(expr.value)
         if bound is None or not bound[1] or bound[1][-1] is None:
             return None
         value = bound[1][-1]
-        if isinstance(value, (cst.List, cst.Set)) and not value.elements:
-            appended = bound[0].appends.get(expr.value, [])
-            calls = [(v, loop) for v, loop in appended if isinstance(v, cst.Call) and not _is_spawn_call(v, ctx)]
-            looped = [(v, loop) for v, loop in calls if loop is not None]
-            if looped:
-                v, loop = looped[0]
-                return NewAwaitables((loop,), (loop.iter,) if loop.iter is not None else (), v.func)
-            return None
+        if empty_collection(value):
+            return _filled_awaitables(expr, ctx, depth)
         return new_awaitables(value, ctx, depth + 1)
+    return None
+
+
+def _filled_awaitables(expr: cst.Name, ctx: Context, depth: int) -> NewAwaitables | None:
+    """New coroutines added to an empty collection: ``coros.append(fetch(x))`` / ``coros[x] = fetch(x)``
+    in a loop, or ``coros.extend(fetch(x) for x in xs)``.  The loops are every loop around the fill
+    that was not already around the empty binding, outermost first."""
+    for fill, loops in _filled(expr, ctx):
+        if fill.how == "extend":
+            built = new_awaitables(fill.value, ctx, depth + 1)
+            if built is not None:
+                outer = tuple(loop for loop in loops if loop.iter is not None)
+                return NewAwaitables(tuple(loops) + built.loops, tuple(l.iter for l in outer) + built.sources, built.target)
+            continue
+        value = fill.value
+        if isinstance(value, cst.Name):  # coro = fetch(x); coros.append(coro)
+            values = _bound_values(value, ctx)
+            value = values[0] if values else value
+        if isinstance(value, cst.Call) and not _is_spawn_call(value, ctx) and loops:
+            return NewAwaitables(tuple(loops), tuple(l.iter for l in loops if l.iter is not None), value.func)
     return None
