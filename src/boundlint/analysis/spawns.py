@@ -126,16 +126,95 @@ def is_event_loop(expr: cst.BaseExpression, ctx: Context) -> bool:
 
 
 def executor_constructor(expr: cst.BaseExpression, ctx: Context) -> cst.Call | None:
-    """The executor or pool constructor call *expr* was bound to, if known."""
+    """The executor or pool constructor call *expr* was bound to, if known.
+
+    Also a call of an executor factory (``executor_factory(max_workers=n)``,
+    ``self._make_pool()``): see ``executor_factory``.
+    """
     for v in [expr, *_bound_values(expr, ctx)]:
         if isinstance(v, cst.Call):
-            name = ctx.qualname(v.func) or dotted(v.func) or ""
-            short = name.rsplit(".", 1)[-1]
-            if name in tables.table("executors", ctx.settings) or short in ("ThreadPoolExecutor", "ProcessPoolExecutor", "ThreadPool"):
-                return v
-            if short == "Pool" and (name.startswith("multiprocessing") or name == "Pool" and ctx.names.resolve_name("Pool")):
+            if _executor_class_call(v, ctx) or executor_factory(v, ctx):
                 return v
     return None
+
+
+def _executor_class_call(v: cst.Call, ctx: Context) -> bool:
+    name = ctx.qualname(v.func) or dotted(v.func) or ""
+    short = name.rsplit(".", 1)[-1]
+    if name in tables.table("executors", ctx.settings) or short in ("ThreadPoolExecutor", "ProcessPoolExecutor", "ThreadPool"):
+        return True
+    return short == "Pool" and (name.startswith("multiprocessing") or name == "Pool" and bool(ctx.names.resolve_name("Pool")))
+
+
+# Callables named for what they return: executor_factory, self._pool_factory, make_executor, executor_cls.
+_FACTORY_NAMES = re.compile(
+    r"(?:executor|pool)_?(?:factory|cls|class|type|maker)$|^_*(?:make|new|create|build|get|open)_\w*(?:executor|pool)$", re.I)
+
+
+def executor_factory(call: cst.Call, ctx: Context, depth: int = 0) -> cst.FunctionDef | bool:
+    """True (or the factory's def) when *call* returns a new executor or pool.
+
+    Evidence first: a same-module function or method whose body returns an
+    executor constructor (or another factory's call), or whose return
+    annotation names an ``Executor`` / ``Pool``.  Else the callable's name
+    says so (``executor_factory(...)``, ``self.pool_cls(...)``,
+    ``make_executor(...)``): such factories are usually injected.
+    """
+    if depth > 2:
+        return False
+    target = ctx.resolve_callable(call.func)
+    if isinstance(target, cst.FunctionDef):
+        if target.returns is not None:
+            returned = (dotted(target.returns.annotation) or "").rsplit(".", 1)[-1]
+            if returned.endswith(("Executor", "Pool")):
+                return target
+        for node in _returns(target):
+            if isinstance(node, cst.Call) and (_executor_class_call(node, ctx) or executor_factory(node, ctx, depth + 1)):
+                return target
+        return False
+    name = (dotted(call.func) or "").rsplit(".", 1)[-1]
+    return bool(_FACTORY_NAMES.search(name))
+
+
+def _returns(func: cst.FunctionDef) -> list[cst.BaseExpression]:
+    from boundlint.analysis.limits import iter_nodes  # limits imports this module's neighbours
+
+    return [n.value for n in iter_nodes(func.body) if isinstance(n, cst.Return) and n.value is not None]
+
+
+def pool_size(ctor: cst.Call, ctx: Context | None = None) -> cst.BaseExpression | None:
+    """The size expression of an executor or pool, in the caller's terms, or None (the default).
+
+    ``max_workers=`` / ``processes=`` or the first positional argument; for a
+    same-module factory whose returned constructor is sized by one of its
+    parameters (``def make_pool(n): return ThreadPoolExecutor(n)``), the
+    argument *ctor* passes for that parameter.
+    """
+    own = _size_argument(ctor)
+    if own is not None or ctx is None:
+        return own
+    factory = executor_factory(ctor, ctx)
+    if not isinstance(factory, cst.FunctionDef):
+        return None
+    params = [p.name.value for p in (*factory.params.posonly_params, *factory.params.params)]
+    if params and params[0] in ("self", "cls") and isinstance(ctor.func, cst.Attribute):
+        params = params[1:]
+    for node in _returns(factory):
+        inner = _size_argument(node) if isinstance(node, cst.Call) else None
+        if isinstance(inner, cst.Name):
+            for index, arg in enumerate(a for a in ctor.args if a.star == ""):
+                if (arg.keyword is not None and arg.keyword.value == inner.value) or (
+                        arg.keyword is None and index < len(params) and params[index] == inner.value):
+                    return arg.value
+    return None
+
+
+def _size_argument(ctor: cst.Call) -> cst.BaseExpression | None:
+    for a in ctor.args:
+        if a.keyword is not None and a.keyword.value in ("max_workers", "processes"):
+            return a.value
+    positional = [a for a in ctor.args if a.keyword is None and a.star == ""]
+    return positional[0].value if positional else None
 
 
 def is_executor(expr: cst.BaseExpression, ctx: Context) -> bool:
@@ -231,6 +310,10 @@ def spawn_of(call: cst.Call, ctx: Context) -> Spawn | None:
     if method == "start_soon" or (method == "start" and is_task_group(receiver, ctx)):
         return Spawn("task", f"{short_receiver(receiver)}.{method}", call, _first_positional(call), receiver)
     if method == "run_in_executor":
+        executor = _first_positional(call)
+        if executor is not None and executor_constructor(executor, ctx) is not None:
+            # a known pool (not the loop's default executor): bounded by its size, like its own submit
+            return Spawn("pool", f"{short_receiver(receiver)}.run_in_executor", call, _first_positional(call, 1), executor)
         return Spawn("task", f"{short_receiver(receiver)}.run_in_executor", call, _first_positional(call, 1), receiver)
     if method in _POOL_METHODS and is_executor(receiver, ctx):
         return Spawn("pool", f"{short_receiver(receiver)}.{method}", call, _first_positional(call), receiver)

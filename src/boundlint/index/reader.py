@@ -5,7 +5,8 @@ function's own terms, so the link step can follow them across calls:
 ``{"param": "body.ids"}`` (a parameter or an attribute of one),
 ``{"each": PROV, "call": REF}`` (one new call result per item of PROV:
 ``[fetch(i) for i in ids]``), ``{"item": PROV}`` (one item of PROV, a loop
-variable).  Anything else is None: unknown, never assumed to be input.
+variable), ``{"len": PROV, "text": "len(accounts)"}`` (the length of a
+collection that is no literal or constant, PROV None when unknown).  Anything else is None: unknown, never assumed to be input.
 """
 from __future__ import annotations
 
@@ -151,6 +152,27 @@ class FunctionReader:
             return None
         if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("list", "tuple", "set", "sorted") and expr.args:
             return self.prov(expr.args[0], depth + 1)
+        return self._length(expr, depth)
+
+    def _length(self, expr: ast.AST, depth: int) -> dict | None:
+        """``{"len": ...}`` for ``len(xs)`` of a collection the code does not fix, also through
+        ``max(1, len(xs))``, ``len(xs) * 2`` or ``int(...)`` (``min(len(xs), N)`` is bounded)."""
+        if isinstance(expr, ast.Call) and dotted(expr.func) == "len" and len(expr.args) == 1:
+            inner = expr.args[0]
+            if isinstance(inner, (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Constant)) or _is_const(inner):
+                return None
+            text = ast.unparse(expr)
+            return {"len": self.prov(inner, depth + 1), "text": text if len(text) <= 60 else _short_text(expr)}
+        if isinstance(expr, ast.Call) and dotted(expr.func) in ("max", "int", "round") and not expr.keywords:
+            parts = expr.args
+        elif isinstance(expr, ast.BinOp):
+            parts = [expr.left, expr.right]
+        else:
+            return None
+        for part in parts:
+            found = self.prov(part, depth + 1)
+            if found is not None and "len" in found:
+                return found
         return None
 
     # -- the pass ----------------------------------------------------------------

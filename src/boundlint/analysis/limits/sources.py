@@ -8,6 +8,7 @@ import libcst as cst
 
 from boundlint import tables
 from boundlint.analysis.context import Context, Fill, Loop, empty_collection, fills_since_empty
+from boundlint.analysis.limits.callers import callers_size_chain
 from boundlint.analysis.names import dotted
 from boundlint.analysis.walk import (
     children, helper_guards, len_argument_key, length_bound, length_guards, predicate_guards, terminates,
@@ -94,7 +95,8 @@ def _configured_count(expr: cst.BaseExpression, ctx: Context) -> bool:
 
 
 def size_from_input(expr: cst.BaseExpression | None, ctx: Context, depth: int = 0) -> bool:
-    """True when *expr* is computed from a collection's length (``len(items)``, a name bound to it).
+    """True when *expr* is computed from a collection's length (``len(items)``, a name bound to it,
+    or a parameter some caller in the project passes ``len(...)`` for: see ``limits.callers``).
 
     ``min(len(items), N)`` is bounded by N and so is not from input.
     """
@@ -117,6 +119,8 @@ def size_from_input(expr: cst.BaseExpression | None, ctx: Context, depth: int = 
         bound = ctx.lookup(expr.value)
         if bound is not None and bound[0].kind != "module":
             return any(size_from_input(v, ctx, depth + 1) for v in bound[1] if v is not None)
+        if bound is None:  # a parameter: sized from the input when a caller, in any module, passes len(...)
+            return bool(callers_size_chain(expr.value, ctx))
     return False
 
 

@@ -145,6 +145,31 @@ def unshared_limiter(call: cst.Call, ctx: Context, loop: Loop | None = None) -> 
     return False
 
 
+def limiter_chain(call: cst.Call, target: cst.BaseExpression | None, ctx: Context) -> tuple[str, ...]:
+    """The evidence when the limiter a spawn's work acquires is sized by a caller, in any module
+    (``sem = Semaphore(concurrency)`` where ``main()`` passes ``len(accounts)``); else ``()``.
+
+    Looks at the names the spawn call passes and at what the spawned same-module
+    function enters with ``with`` or ``acquire()``.
+    """
+    exprs: list[cst.BaseExpression] = [n for n in limits.iter_nodes(call) if isinstance(n, cst.Name)]
+    func = ctx.resolve_callable(target) if target is not None else None
+    if isinstance(func, cst.FunctionDef):
+        for node in limits.iter_nodes(func.body):
+            if isinstance(node, cst.WithItem):
+                exprs.append(node.item)
+            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "acquire":
+                exprs.append(node.func.value)
+    for expr in exprs:
+        bound = ctx.lookup(expr.value) if isinstance(expr, cst.Name) else None
+        for value in bound[1] if bound else ():
+            if _limiter_call(value, ctx) and value.args:
+                chain = limits.size_chain(value.args[0].value, ctx)
+                if chain:
+                    return chain
+    return ()
+
+
 _WAIT_WRAPPERS = frozenset({"wait_for", "shield", "wait", "timeout"})
 
 

@@ -9,7 +9,7 @@ from boundlint.analysis import limits
 from boundlint.analysis.context import Context
 from boundlint.analysis.spawns import is_event_loop, is_task_group, spawn_of
 from boundlint.rules.base import Example, Rule, short
-from boundlint.rules.fanout.spawn_limits import _doc, region_loops, spawn_limit, unshared_limiter
+from boundlint.rules.fanout.spawn_limits import _doc, limiter_chain, region_loops, spawn_limit, unshared_limiter
 
 
 class UnboundedTaskSpawn(Rule):
@@ -86,7 +86,8 @@ class UnboundedTaskSpawn(Rule):
             return
         found, limit = spawn_limit(spawn, loops, ctx)
         if found is not None and limit is None:
-            self.report(node, call=spawn.api + "(...)" if "." in spawn.api else short(node.func) + "(...)", source=found.source)
+            self.report(node, limiter_chain(node, spawn.target, ctx),
+                        call=spawn.api + "(...)" if "." in spawn.api else short(node.func) + "(...)", source=found.source)
 
 
     def _mapped_spawn(self, node: cst.Call, ctx: Context) -> None:
