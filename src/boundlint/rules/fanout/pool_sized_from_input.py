@@ -21,8 +21,15 @@ class PoolSizedFromInput(Rule):
     Flags a `ThreadPoolExecutor`, `ProcessPoolExecutor`, `multiprocessing.Pool`
     or `ThreadPool` whose `max_workers` / `processes` is computed from the
     input's size (`len(items)` or a name bound to it).  The finding is on the
-    `submit` / `map` that fans out over the pool, or on the constructor when
-    the pool is used elsewhere.
+    `submit` / `map` / `loop.run_in_executor(pool, ...)` that fans out over
+    the pool, or on the constructor when the pool is used elsewhere.
+
+    A pool may come from an executor factory: a same-module function that
+    returns an executor constructor (or is annotated `-> Executor`), or a
+    callable named like one (`executor_factory(...)`, `self.pool_cls(...)`,
+    `make_executor(...)`); its size is the call's `max_workers=` /
+    `processes=` or the argument for the factory parameter that sizes the
+    pool (`make_pool(len(items)).map(...)`).
 
     ## Why is this bad?
     A pool exists to cap concurrency.  Sized from the input it caps nothing:
@@ -32,7 +39,12 @@ class PoolSizedFromInput(Rule):
     ## What counts as a limit
     - a constant or default `max_workers` (`ThreadPoolExecutor()`,
       `max_workers=8`, `max_workers=MAX_WORKERS`);
-    - `min(len(items), N)` with a constant `N`.
+    - `min(len(items), N)` with a constant `N`;
+    - a size parameter (`max_workers=threads`) whose callers pass constants:
+      when a caller, in any module of the project, passes `len(...)` for it
+      (`refresh_all(accounts, threads=len(accounts))`, also through
+      `n = len(accounts)`, `max(1, len(accounts))`), the pool is sized from
+      the input and the finding's evidence names that caller.
     """
     code, name = "BND104", "pool-sized-from-input"
     prefilter = re.compile(r"(?:Executor|Pool)\b")

@@ -18,7 +18,8 @@ class UnboundedTaskSpawn(Rule):
     Flags a task started per item of an unbounded loop or comprehension:
     `TaskGroup.create_task`, anyio `start_soon` / `start`, trio nursery
     `start_soon` / `start`, `asyncio.create_task`, `asyncio.ensure_future`,
-    `loop.create_task`, `loop.run_in_executor`, and gevent / eventlet
+    `loop.create_task`, `loop.run_in_executor` (on the loop's default executor
+    or one boundlint cannot see), and gevent / eventlet
     `spawn` (a greenlet per call); also such a function applied by `map()`
     (`map(asyncio.create_task, coros)`).
 
