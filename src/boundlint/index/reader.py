@@ -152,6 +152,8 @@ class FunctionReader:
             return None
         if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("list", "tuple", "set", "sorted") and expr.args:
             return self.prov(expr.args[0], depth + 1)
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "values" and not expr.args:
+            return self.prov(expr.func.value, depth + 1)  # coros.values() of a dict filled per item
         return self._length(expr, depth)
 
     def _length(self, expr: ast.AST, depth: int) -> dict | None:
@@ -290,8 +292,15 @@ class FunctionReader:
             found = self.prov(stmt.value)
             if found is not None and name not in self.params:
                 self.binds[name] = found
-            elif isinstance(stmt.value, (ast.List, ast.Set)) and not stmt.value.elts:
+            elif isinstance(stmt.value, (ast.List, ast.Set, ast.Dict)) and not (
+                    stmt.value.keys if isinstance(stmt.value, ast.Dict) else stmt.value.elts):
                 self.binds.pop(name, None)
+        if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript)
+                and isinstance(stmt.targets[0].value, ast.Name) and loop is not None and loop.get("src")
+                and isinstance(stmt.value, ast.Call)):
+            # coros = {}; for x in xs: coros[x] = fetch(x) -- one new call per item of xs
+            made = self.ref(stmt.value.func) or dotted(stmt.value.func) or "?"
+            self.binds[stmt.targets[0].value.id] = {"each": loop["src"], "call": made, "line": stmt.value.lineno}
         if (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
                 and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr in ("append", "add")
                 and isinstance(stmt.value.func.value, ast.Name) and loop is not None and loop.get("src")
