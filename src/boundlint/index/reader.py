@@ -6,7 +6,8 @@ function's own terms, so the link step can follow them across calls:
 ``{"each": PROV, "call": REF}`` (one new call result per item of PROV:
 ``[fetch(i) for i in ids]``), ``{"item": PROV}`` (one item of PROV, a loop
 variable), ``{"len": PROV, "text": "len(accounts)"}`` (the length of a
-collection that is no literal or constant, PROV None when unknown).  Anything else is None: unknown, never assumed to be input.
+collection that is no literal or constant, PROV None when unknown).
+Anything else is None: unknown, never assumed to be input.
 """
 from __future__ import annotations
 

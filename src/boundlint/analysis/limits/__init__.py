@@ -31,6 +31,6 @@ from boundlint.analysis.limits.sources import (
 
 __all__ = [
     "LIMITER_CLASS_NAMES", "LIMITER_TYPES", "batch_limit", "callee_limit", "callers_size_chain", "checked_in_body",
-    "configured_limiter", "constant", "guarded", "is_limiter", "is_upper", "iter_nodes", "loop_backpressure", "loop_limit", "project_limiter",
-    "size_chain", "size_from_input", "source_limit", "teardown_call", "walked_whole",
+    "configured_limiter", "constant", "guarded", "is_limiter", "is_upper", "iter_nodes", "loop_backpressure",
+    "loop_limit", "project_limiter", "size_chain", "size_from_input", "source_limit", "teardown_call", "walked_whole",
 ]
