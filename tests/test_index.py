@@ -51,3 +51,28 @@ def test_link_follows_reexports_relative_imports_and_survives_cycles(tmp_path):
     assert index.resolve("app.broken.f") is None  # a file ast cannot read has an empty summary
     assert queries.limiter(index, "app.limits.slot").startswith("a limiter in `slot` (")
     assert queries.instance_of(index, "app.limits.SLOTS") == "asyncio.Semaphore"
+
+
+def test_reader_records_lengths_and_per_item_fills_as_call_provenance():
+    """``len(xs)`` (directly, through a name, ``max()``) and a dict filled per item reach the callee's record."""
+    from boundlint.index.summary import summarize
+
+    text = (
+        "from .work import run, size_pool\n"
+        "def main(accounts, ids):\n"
+        "    n = len(accounts)\n"
+        "    size_pool(accounts, n, max(1, len(ids)), len([1, 2]), min(len(ids), 8))\n"
+        "    coros = {}\n"
+        "    for i in ids:\n"
+        "        coros[i] = fetch(i)\n"
+        "    run(coros.values())\n"
+    )
+    calls = {c["ref"]: c for c in summarize(text, "app.cli", False)["functions"]["main"]["calls"]}
+    assert calls["app.work.size_pool"]["args"] == [
+        {"param": "accounts"},
+        {"len": {"param": "accounts"}, "text": "len(accounts)"},
+        {"len": {"param": "ids"}, "text": "len(ids)"},
+        None,
+        None,
+    ]
+    assert calls["app.work.run"]["args"] == [{"each": {"param": "ids"}, "call": "fetch", "line": 7}]

@@ -69,6 +69,28 @@ def test_fanout_chain_crosses_three_modules(tmp_path):
     assert "    evidence: request input `body.ids` of `lookup()` POST /lookup (lookup_service/api/routes.py:11)" in text
 
 
+def test_limiters_sized_by_a_caller_in_another_module(tmp_path):
+    """refresh.py builds the pool and the semaphores; cli.py passes len(accounts) for their size."""
+    shutil.copytree(PROJECTS / "accounts", tmp_path / "accounts")
+    proc = run("check", "--isolated", "--no-cache", "--format", "json", "accounts", cwd=tmp_path)
+    got = [(f["line"], f["code"], f["evidence"]) for f in json.loads(proc.stdout)]
+    assert got == [
+        (9, "BND104", ["`len(accounts)` passed as `threads` to `refresh_all()` by `main()` (accounts/cli.py:10)"]),
+        (24, "BND101", ["`len(accounts)` passed as `concurrency` to `sync_all()` by `main()` (accounts/cli.py:13)"]),
+        (40, "BND103", ["`len(accounts)` passed as `threads` to `export_all()` by `main()` (accounts/cli.py:15)"]),
+    ]
+
+
+def test_caller_that_caps_the_size_bounds_the_pool(tmp_path):
+    """The same pool, once the caller passes min(len(accounts), WORKERS): no finding in refresh.py."""
+    shutil.copytree(PROJECTS / "accounts", tmp_path / "accounts")
+    cli = tmp_path / "accounts" / "cli.py"
+    cli.write_text(cli.read_text(encoding="utf-8").replace(
+        "threads=len(accounts)", "threads=min(len(accounts), WORKERS)"), encoding="utf-8")
+    proc = run("check", "--isolated", "--no-cache", "--format", "json", "--select", "BND104", "accounts", cwd=tmp_path)
+    assert json.loads(proc.stdout) == []
+
+
 def test_shared_project_cases_found(tmp_path):
     cases = Path(__file__).resolve().parents[2] / "shared" / "cases" / "projects"
     if not cases.is_dir():

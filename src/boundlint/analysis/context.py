@@ -48,6 +48,48 @@ class Guard:
 
 
 @dataclass(eq=False)
+class Fill:
+    """Items added to a collection: ``value`` (the item, or for ``extend`` the iterable of items),
+    ``how`` (``append`` one item, ``extend`` many, ``item`` one ``d[k] = v``) and the loops active then."""
+
+    value: cst.BaseExpression
+    how: str
+    loops: tuple[Loop, ...]
+
+
+_EMPTY_FACTORIES = frozenset({"list", "set", "dict", "deque", "OrderedDict", "collections.deque", "collections.OrderedDict"})
+
+
+def empty_collection(value: cst.BaseExpression | None) -> bool:
+    """True for a collection built empty: ``[]``, ``set()``, ``{}``, ``dict()``, ``deque()``, ``defaultdict(list)``."""
+    if isinstance(value, (cst.List, cst.Set, cst.Dict)):
+        return not value.elements
+    if isinstance(value, cst.Call):
+        name = dotted(value.func) or ""
+        if name in _EMPTY_FACTORIES:
+            return not value.args
+        if name.rsplit(".", 1)[-1] == "defaultdict":
+            return len(value.args) <= 1 and all(a.keyword is None for a in value.args)
+    return False
+
+
+def fills_since_empty(scope: Scope, name: str) -> list[tuple[Fill, tuple[Loop, ...]]] | None:
+    """The fills of *name* since it was last bound empty in *scope*, each with the loops it adds
+    (those around the fill but not around the empty binding); None when it was never bound empty."""
+    emptied = scope.emptied.get(name)
+    if emptied is None:
+        return None
+    outer, start = emptied
+    out = []
+    for fill in scope.fills.get(name, [])[start:]:
+        loops = fill.loops
+        if loops[:len(outer)] == outer:
+            loops = loops[len(outer):]
+        out.append((fill, loops))
+    return out
+
+
+@dataclass(eq=False)
 class Scope:
     """A module, class, function or lambda body, with what it binds so far.
 
@@ -55,7 +97,12 @@ class Scope:
     ``appends`` maps a name to the values passed to ``name.append/add/extend``
     with the innermost loop active at the time; ``loop_targets`` maps a
     name to the loop that binds it; ``with_targets`` maps ``as`` names to
-    the context expression.
+    the context expression.  ``fills`` maps a name to each ``Fill`` that
+    adds items to it (``append`` / ``add`` / ``extend`` / ``update``, ``d[k] =
+    v``, ``+=``) and ``emptied`` to the loops active where it was last bound
+    to an empty collection, with the number of fills before that.
+    ``globals`` / ``nonlocals`` hold the names a ``global`` / ``nonlocal``
+    statement hands to the module or an enclosing function.
     """
 
     kind: str  # "module" | "class" | "function" | "lambda"
@@ -68,6 +115,10 @@ class Scope:
     params: dict[str, cst.Param] = field(default_factory=dict)
     defs: dict[str, cst.CSTNode] = field(default_factory=dict)
     guards: list[Guard] = field(default_factory=list)
+    fills: dict[str, list[Fill]] = field(default_factory=dict)
+    emptied: dict[str, tuple[tuple[Loop, ...], int]] = field(default_factory=dict)
+    globals: set[str] = field(default_factory=set)
+    nonlocals: set[str] = field(default_factory=set)
 
     @property
     def name(self) -> str:
@@ -120,6 +171,7 @@ class ModuleIndex:
         for stmt in _flat_statements(module.body):
             if isinstance(stmt, cst.FunctionDef):
                 self.functions[stmt.name.value] = stmt
+                self._add_globals(stmt)
             elif isinstance(stmt, cst.ClassDef):
                 self._add_class(stmt)
             else:
@@ -134,6 +186,7 @@ class ModuleIndex:
         for stmt in _flat_statements(node.body.body):
             if isinstance(stmt, cst.FunctionDef):
                 methods[stmt.name.value] = stmt
+                self._add_globals(stmt)
                 for inner in _flat_statements(stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ()):
                     for target, value in _self_assignments(inner):
                         attrs.setdefault(target, []).append(value)
@@ -143,6 +196,20 @@ class ModuleIndex:
                 for attr, value in assigned_names(stmt):
                     if value is not None:
                         attrs.setdefault(attr, []).append(value)
+
+
+    def _add_globals(self, func: cst.FunctionDef) -> None:
+        """``global x`` then ``x = value`` in *func* binds the module's ``x``: record the value."""
+        if not isinstance(func.body, cst.IndentedBlock):
+            return
+        stmts = _flat_statements(func.body.body)
+        names = {n.name.value for s in stmts if isinstance(s, cst.Global) for n in s.names}
+        if not names:
+            return
+        for stmt in stmts:
+            for name, value in assigned_names(stmt):
+                if name in names:
+                    self.constants.setdefault(name, []).append(value)
 
 
 def _flat_statements(body) -> list[cst.CSTNode]:
@@ -278,24 +345,45 @@ class Context:
         return self.ancestors[-depth] if len(self.ancestors) >= depth else None
 
     def lookup(self, name: str) -> tuple[Scope, list[cst.BaseExpression | None]] | None:
-        """The innermost scope binding *name* by assignment and its values, else None."""
+        """The innermost scope binding *name* by assignment and its values, else None.
+
+        Python's rules: a parameter or loop variable of a function shadows the
+        enclosing scopes' bindings of the same name (None: no assignment binds
+        it there); a ``global`` name is looked up in the module; a class body's
+        names are not visible from its methods.
+        """
         scope: Scope | None = self.scope
         while scope is not None:
+            if name in scope.globals:
+                scope = self._module_scope(scope)
+                continue
             if scope.kind != "class" or scope is self.scope:
                 values = scope.bindings.get(name)
                 if values:
                     return scope, values
+                if _shadows(scope, name):
+                    return None
             scope = scope.parent
         return None
+
+    @staticmethod
+    def _module_scope(scope: Scope) -> Scope:
+        while scope.parent is not None:
+            scope = scope.parent
+        return scope
 
     def lookup_param(self, name: str) -> cst.Param | None:
         """The parameter *name* of an enclosing function, if that is what binds it."""
         scope: Scope | None = self.scope
         while scope is not None:
+            if name in scope.globals:
+                return None
             if name in scope.bindings and scope.kind != "module":
                 return None
             if name in scope.params:
                 return scope.params[name]
+            if scope.kind in ("function", "lambda") and name in scope.loop_targets and name not in scope.nonlocals:
+                return None  # a loop variable of a nested function shadows the outer parameter
             scope = scope.parent
         return None
 
@@ -366,9 +454,20 @@ class Context:
         """The active or finished loop of this function whose target binds *name*."""
         scope: Scope | None = self.scope
         while scope is not None:
+            if name in scope.globals:
+                return None
             if name in scope.loop_targets:
                 return scope.loop_targets[name]
             if name in scope.bindings and scope.kind != "module":
                 return None
+            if name in scope.params:
+                return None  # a nested function's parameter is its own name
             scope = scope.parent
         return None
+
+
+def _shadows(scope: Scope, name: str) -> bool:
+    """True when a function binds *name* without an assignment (a parameter or a loop variable)."""
+    if scope.kind not in ("function", "lambda") or name in scope.nonlocals:
+        return False
+    return name in scope.params or name in scope.loop_targets

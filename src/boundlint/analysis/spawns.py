@@ -21,7 +21,7 @@ import libcst as cst
 
 from boundlint import tables
 
-from boundlint.analysis.context import Context, Loop
+from boundlint.analysis.context import Context, Loop, empty_collection, fills_since_empty
 from boundlint.analysis.names import dotted
 
 TASK_GROUP_FACTORIES = frozenset(tables.TABLES["task-groups"].entries)  # defaults; judgement reads the table
@@ -126,16 +126,95 @@ def is_event_loop(expr: cst.BaseExpression, ctx: Context) -> bool:
 
 
 def executor_constructor(expr: cst.BaseExpression, ctx: Context) -> cst.Call | None:
-    """The executor or pool constructor call *expr* was bound to, if known."""
+    """The executor or pool constructor call *expr* was bound to, if known.
+
+    Also a call of an executor factory (``executor_factory(max_workers=n)``,
+    ``self._make_pool()``): see ``executor_factory``.
+    """
     for v in [expr, *_bound_values(expr, ctx)]:
         if isinstance(v, cst.Call):
-            name = ctx.qualname(v.func) or dotted(v.func) or ""
-            short = name.rsplit(".", 1)[-1]
-            if name in tables.table("executors", ctx.settings) or short in ("ThreadPoolExecutor", "ProcessPoolExecutor", "ThreadPool"):
-                return v
-            if short == "Pool" and (name.startswith("multiprocessing") or name == "Pool" and ctx.names.resolve_name("Pool")):
+            if _executor_class_call(v, ctx) or executor_factory(v, ctx):
                 return v
     return None
+
+
+def _executor_class_call(v: cst.Call, ctx: Context) -> bool:
+    name = ctx.qualname(v.func) or dotted(v.func) or ""
+    short = name.rsplit(".", 1)[-1]
+    if name in tables.table("executors", ctx.settings) or short in ("ThreadPoolExecutor", "ProcessPoolExecutor", "ThreadPool"):
+        return True
+    return short == "Pool" and (name.startswith("multiprocessing") or name == "Pool" and bool(ctx.names.resolve_name("Pool")))
+
+
+# Callables named for what they return: executor_factory, self._pool_factory, make_executor, executor_cls.
+_FACTORY_NAMES = re.compile(
+    r"(?:executor|pool)_?(?:factory|cls|class|type|maker)$|^_*(?:make|new|create|build|get|open)_\w*(?:executor|pool)$", re.I)
+
+
+def executor_factory(call: cst.Call, ctx: Context, depth: int = 0) -> cst.FunctionDef | bool:
+    """True (or the factory's def) when *call* returns a new executor or pool.
+
+    Evidence first: a same-module function or method whose body returns an
+    executor constructor (or another factory's call), or whose return
+    annotation names an ``Executor`` / ``Pool``.  Else the callable's name
+    says so (``executor_factory(...)``, ``self.pool_cls(...)``,
+    ``make_executor(...)``): such factories are usually injected.
+    """
+    if depth > 2:
+        return False
+    target = ctx.resolve_callable(call.func)
+    if isinstance(target, cst.FunctionDef):
+        if target.returns is not None:
+            returned = (dotted(target.returns.annotation) or "").rsplit(".", 1)[-1]
+            if returned.endswith(("Executor", "Pool")):
+                return target
+        for node in _returns(target):
+            if isinstance(node, cst.Call) and (_executor_class_call(node, ctx) or executor_factory(node, ctx, depth + 1)):
+                return target
+        return False
+    name = (dotted(call.func) or "").rsplit(".", 1)[-1]
+    return bool(_FACTORY_NAMES.search(name))
+
+
+def _returns(func: cst.FunctionDef) -> list[cst.BaseExpression]:
+    from boundlint.analysis.limits import iter_nodes  # limits imports this module's neighbours
+
+    return [n.value for n in iter_nodes(func.body) if isinstance(n, cst.Return) and n.value is not None]
+
+
+def pool_size(ctor: cst.Call, ctx: Context | None = None) -> cst.BaseExpression | None:
+    """The size expression of an executor or pool, in the caller's terms, or None (the default).
+
+    ``max_workers=`` / ``processes=`` or the first positional argument; for a
+    same-module factory whose returned constructor is sized by one of its
+    parameters (``def make_pool(n): return ThreadPoolExecutor(n)``), the
+    argument *ctor* passes for that parameter.
+    """
+    own = _size_argument(ctor)
+    if own is not None or ctx is None:
+        return own
+    factory = executor_factory(ctor, ctx)
+    if not isinstance(factory, cst.FunctionDef):
+        return None
+    params = [p.name.value for p in (*factory.params.posonly_params, *factory.params.params)]
+    if params and params[0] in ("self", "cls") and isinstance(ctor.func, cst.Attribute):
+        params = params[1:]
+    for node in _returns(factory):
+        inner = _size_argument(node) if isinstance(node, cst.Call) else None
+        if isinstance(inner, cst.Name):
+            for index, arg in enumerate(a for a in ctor.args if a.star == ""):
+                if (arg.keyword is not None and arg.keyword.value == inner.value) or (
+                        arg.keyword is None and index < len(params) and params[index] == inner.value):
+                    return arg.value
+    return None
+
+
+def _size_argument(ctor: cst.Call) -> cst.BaseExpression | None:
+    for a in ctor.args:
+        if a.keyword is not None and a.keyword.value in ("max_workers", "processes"):
+            return a.value
+    positional = [a for a in ctor.args if a.keyword is None and a.star == ""]
+    return positional[0].value if positional else None
 
 
 def is_executor(expr: cst.BaseExpression, ctx: Context) -> bool:
@@ -156,15 +235,41 @@ def thread_constructor(expr: cst.BaseExpression, ctx: Context) -> cst.Call | Non
     if isinstance(expr, cst.Name):
         loop = ctx.loop_with_target(expr.value)
         if loop is not None and loop.iter is not None:
-            for source in [loop.iter, *_bound_values(loop.iter, ctx)]:
-                if isinstance(source, (cst.ListComp, cst.GeneratorExp)):
+            collection = _collection_of(loop.iter)
+            for source in [collection, *_bound_values(collection, ctx)]:
+                if isinstance(source, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
                     candidates.append(source.elt)
+                elif isinstance(source, cst.DictComp):
+                    candidates.append(source.value)
+            for fill, _loops in _filled(collection, ctx):  # jobs.append(Process(...)) / threads[k] = Thread(...)
+                if fill.how != "extend":
+                    candidates.extend([fill.value, *_bound_values(fill.value, ctx)])
     for v in candidates:
         if isinstance(v, cst.Call):
             name = ctx.qualname(v.func) or ""
             if name in tables.table("threads", ctx.settings) or (isinstance(v.func, cst.Name) and thread_subclass(v.func.value, ctx)):
                 return v
     return None
+
+
+def _collection_of(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """``jobs`` for ``jobs``, ``jobs.values()``, ``list(jobs)``: the collection an iteration walks."""
+    if isinstance(expr, cst.Call) and not expr.args:
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "values":
+            return expr.func.value
+    if isinstance(expr, cst.Call) and len(expr.args) == 1 and dotted(expr.func) in ("list", "tuple", "set"):
+        return _collection_of(expr.args[0].value)
+    return expr
+
+
+def _filled(expr: cst.BaseExpression, ctx: Context) -> list:
+    """The ``(Fill, loops)`` of a local collection *expr* built empty then filled, else ``[]``."""
+    if not isinstance(expr, cst.Name):
+        return []
+    bound = ctx.lookup(expr.value)
+    if bound is None or not bound[1] or not empty_collection(bound[1][-1]):
+        return []
+    return fills_since_empty(bound[0], expr.value) or []
 
 
 def thread_subclass(name: str, ctx: Context, depth: int = 0) -> bool:
@@ -205,6 +310,10 @@ def spawn_of(call: cst.Call, ctx: Context) -> Spawn | None:
     if method == "start_soon" or (method == "start" and is_task_group(receiver, ctx)):
         return Spawn("task", f"{short_receiver(receiver)}.{method}", call, _first_positional(call), receiver)
     if method == "run_in_executor":
+        executor = _first_positional(call)
+        if executor is not None and executor_constructor(executor, ctx) is not None:
+            # a known pool (not the loop's default executor): bounded by its size, like its own submit
+            return Spawn("pool", f"{short_receiver(receiver)}.run_in_executor", call, _first_positional(call, 1), executor)
         return Spawn("task", f"{short_receiver(receiver)}.run_in_executor", call, _first_positional(call, 1), receiver)
     if method in _POOL_METHODS and is_executor(receiver, ctx):
         return Spawn("pool", f"{short_receiver(receiver)}.{method}", call, _first_positional(call), receiver)
@@ -248,18 +357,34 @@ def new_awaitables(expr: cst.BaseExpression, ctx: Context, depth: int = 0) -> Ne
         return None
     if isinstance(expr, cst.Call) and dotted(expr.func) == "map" and len(expr.args) >= 2:
         return NewAwaitables((), (expr.args[1].value,), expr.args[0].value)
+    if isinstance(expr, cst.Call) and isinstance(_collection_of(expr), cst.Name):
+        return new_awaitables(_collection_of(expr), ctx, depth + 1)  # gather(*coros.values())
     if isinstance(expr, cst.Name):
         bound = ctx.lookup(expr.value)
         if bound is None or not bound[1] or bound[1][-1] is None:
             return None
         value = bound[1][-1]
-        if isinstance(value, (cst.List, cst.Set)) and not value.elements:
-            appended = bound[0].appends.get(expr.value, [])
-            calls = [(v, loop) for v, loop in appended if isinstance(v, cst.Call) and not _is_spawn_call(v, ctx)]
-            looped = [(v, loop) for v, loop in calls if loop is not None]
-            if looped:
-                v, loop = looped[0]
-                return NewAwaitables((loop,), (loop.iter,) if loop.iter is not None else (), v.func)
-            return None
+        if empty_collection(value):
+            return _filled_awaitables(expr, ctx, depth)
         return new_awaitables(value, ctx, depth + 1)
+    return None
+
+
+def _filled_awaitables(expr: cst.Name, ctx: Context, depth: int) -> NewAwaitables | None:
+    """New coroutines added to an empty collection: ``coros.append(fetch(x))`` / ``coros[x] = fetch(x)``
+    in a loop, or ``coros.extend(fetch(x) for x in xs)``.  The loops are every loop around the fill
+    that was not already around the empty binding, outermost first."""
+    for fill, loops in _filled(expr, ctx):
+        if fill.how == "extend":
+            built = new_awaitables(fill.value, ctx, depth + 1)
+            if built is not None:
+                outer = tuple(loop for loop in loops if loop.iter is not None)
+                return NewAwaitables(tuple(loops) + built.loops, tuple(l.iter for l in outer) + built.sources, built.target)
+            continue
+        value = fill.value
+        if isinstance(value, cst.Name):  # coro = fetch(x); coros.append(coro)
+            values = _bound_values(value, ctx)
+            value = values[0] if values else value
+        if isinstance(value, cst.Call) and not _is_spawn_call(value, ctx) and loops:
+            return NewAwaitables(tuple(loops), tuple(l.iter for l in loops if l.iter is not None), value.func)
     return None

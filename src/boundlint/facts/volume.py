@@ -37,7 +37,13 @@ def _assignments(func: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:
     stack: list[cst.CSTNode] = [func.body]
     while stack:
         node = stack.pop()
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if isinstance(node, (cst.Nonlocal, cst.Global)):  # a nested def rebinds it: its values are not all here
+            for item in node.names:
+                out.setdefault(item.name.value, []).append(cst.Name("__rebound__"))
+        if isinstance(node, (cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(node, cst.FunctionDef):
+            stack.extend(n for n in node.body.children if isinstance(node.body, cst.IndentedBlock))
             continue
         if isinstance(node, cst.Assign):
             for t in node.targets:
@@ -125,6 +131,8 @@ class _Reader:
     def expr(self, expr: cst.BaseExpression, depth: int = 0) -> tuple[str, str]:
         if depth > _DEPTH:
             return UNKNOWN, ""
+        if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)) and not expr.elements:
+            return UNKNOWN, ""  # built empty: as large as whatever fills it
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict, cst.SimpleString, cst.Integer)):
             return FIXED, "a literal"
         if isinstance(expr, cst.Await):

@@ -183,6 +183,29 @@ def spawn_sources(index: ProjectIndex, ref: str, param: str) -> list[str] | None
     return None
 
 
+def sized_by_callers(index: ProjectIndex, ref: str, param: str) -> list[str] | None:
+    """A chain when some caller of *ref*, in any module, passes for *param* the length of a collection
+    (``refresh_all(accounts, threads=len(accounts))``); outermost first, else None."""
+    found = index.function(ref)
+    if found is None:
+        return None
+    entry, name, facts = found
+    params = facts["params"][1:] if facts["method"] else facts["params"]
+    if param not in params:
+        return None
+    position = params.index(param)
+    for caller_entry, caller, call in index.reverse()["callers"].get(f"{index.canonical(entry)}.{name}", ()):
+        prov = call["args"][position] if position < len(call["args"]) else call["kwargs"].get(param)
+        if not prov or "len" not in prov:
+            continue
+        source = _param_of(prov["len"])
+        chain = _input_chain(index, caller_entry, caller, source, 0, frozenset()) if source else None
+        short = name.rsplit(".", 1)[-1]
+        return (chain or []) + [f"`{prov['text']}` passed as `{param}` to `{short}()` by `{caller}()` "
+                                f"({index.where(caller_entry, call['line'])})"]
+    return None
+
+
 def per_item_callers(index: ProjectIndex, ref: str) -> list[str] | None:
     """A chain when some caller calls *ref* once per item of an unbounded loop; else None."""
     found = index.function(ref)
@@ -241,5 +264,5 @@ QUERIES: dict[str, Callable] = {
     "instance_of": instance_of,
     "limiter": limiter, "len_checked": len_checked, "client_factory": client_factory, "pauses": pauses,
     "batches": batches, "configured": configured, "class_uses": class_uses, "spawn_sources": spawn_sources,
-    "per_item_callers": per_item_callers, "dependency": dependency,
+    "per_item_callers": per_item_callers, "sized_by_callers": sized_by_callers, "dependency": dependency,
 }

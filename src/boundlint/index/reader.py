@@ -5,7 +5,9 @@ function's own terms, so the link step can follow them across calls:
 ``{"param": "body.ids"}`` (a parameter or an attribute of one),
 ``{"each": PROV, "call": REF}`` (one new call result per item of PROV:
 ``[fetch(i) for i in ids]``), ``{"item": PROV}`` (one item of PROV, a loop
-variable).  Anything else is None: unknown, never assumed to be input.
+variable), ``{"len": PROV, "text": "len(accounts)"}`` (the length of a
+collection that is no literal or constant, PROV None when unknown).
+Anything else is None: unknown, never assumed to be input.
 """
 from __future__ import annotations
 
@@ -152,6 +154,29 @@ class FunctionReader:
             return None
         if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("list", "tuple", "set", "sorted") and expr.args:
             return self.prov(expr.args[0], depth + 1)
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "values" and not expr.args:
+            return self.prov(expr.func.value, depth + 1)  # coros.values() of a dict filled per item
+        return self._length(expr, depth)
+
+    def _length(self, expr: ast.AST, depth: int) -> dict | None:
+        """``{"len": ...}`` for ``len(xs)`` of a collection the code does not fix, also through
+        ``max(1, len(xs))``, ``len(xs) * 2`` or ``int(...)`` (``min(len(xs), N)`` is bounded)."""
+        if isinstance(expr, ast.Call) and dotted(expr.func) == "len" and len(expr.args) == 1:
+            inner = expr.args[0]
+            if isinstance(inner, (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Constant)) or _is_const(inner):
+                return None
+            text = ast.unparse(expr)
+            return {"len": self.prov(inner, depth + 1), "text": text if len(text) <= 60 else _short_text(expr)}
+        if isinstance(expr, ast.Call) and dotted(expr.func) in ("max", "int", "round") and not expr.keywords:
+            parts = expr.args
+        elif isinstance(expr, ast.BinOp):
+            parts = [expr.left, expr.right]
+        else:
+            return None
+        for part in parts:
+            found = self.prov(part, depth + 1)
+            if found is not None and "len" in found:
+                return found
         return None
 
     # -- the pass ----------------------------------------------------------------
@@ -269,8 +294,15 @@ class FunctionReader:
             found = self.prov(stmt.value)
             if found is not None and name not in self.params:
                 self.binds[name] = found
-            elif isinstance(stmt.value, (ast.List, ast.Set)) and not stmt.value.elts:
+            elif isinstance(stmt.value, (ast.List, ast.Set, ast.Dict)) and not (
+                    stmt.value.keys if isinstance(stmt.value, ast.Dict) else stmt.value.elts):
                 self.binds.pop(name, None)
+        if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript)
+                and isinstance(stmt.targets[0].value, ast.Name) and loop is not None and loop.get("src")
+                and isinstance(stmt.value, ast.Call)):
+            # coros = {}; for x in xs: coros[x] = fetch(x) -- one new call per item of xs
+            made = self.ref(stmt.value.func) or dotted(stmt.value.func) or "?"
+            self.binds[stmt.targets[0].value.id] = {"each": loop["src"], "call": made, "line": stmt.value.lineno}
         if (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
                 and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr in ("append", "add")
                 and isinstance(stmt.value.func.value, ast.Name) and loop is not None and loop.get("src")

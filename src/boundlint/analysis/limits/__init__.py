@@ -15,10 +15,12 @@ audit reports and tests), or None when nothing bounds the quantity:
   before spawning (``await sem.acquire()``, ``if len(pending) >= N: await
   wait(...)``, a limiter ``with`` around the spawn)?
 - ``size_from_input(expr)``: is a pool or semaphore size computed from
-  the input's length?
+  the input's length (here, or by a caller in any module: ``size_chain``
+  gives that caller's evidence)?
 """
 from __future__ import annotations
 
+from boundlint.analysis.limits.callers import callers_size_chain, size_chain
 from boundlint.analysis.limits.limiters import (
     callee_limit, configured_limiter, is_limiter, iter_nodes, loop_backpressure, project_limiter,
 )
@@ -28,7 +30,7 @@ from boundlint.analysis.limits.sources import (
 )
 
 __all__ = [
-    "LIMITER_CLASS_NAMES", "LIMITER_TYPES", "batch_limit", "callee_limit", "checked_in_body", "configured_limiter",
-    "constant", "guarded", "is_limiter", "is_upper", "iter_nodes", "loop_backpressure", "loop_limit", "project_limiter",
-    "size_from_input", "source_limit", "teardown_call", "walked_whole",
+    "LIMITER_CLASS_NAMES", "LIMITER_TYPES", "batch_limit", "callee_limit", "callers_size_chain", "checked_in_body",
+    "configured_limiter", "constant", "guarded", "is_limiter", "is_upper", "iter_nodes", "loop_backpressure",
+    "loop_limit", "project_limiter", "size_chain", "size_from_input", "source_limit", "teardown_call", "walked_whole",
 ]

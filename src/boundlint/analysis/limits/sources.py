@@ -7,7 +7,8 @@ from typing import Iterator
 import libcst as cst
 
 from boundlint import tables
-from boundlint.analysis.context import Context, Loop
+from boundlint.analysis.context import Context, Fill, Loop, empty_collection, fills_since_empty
+from boundlint.analysis.limits.callers import callers_size_chain
 from boundlint.analysis.names import dotted
 from boundlint.analysis.walk import (
     children, helper_guards, len_argument_key, length_bound, length_guards, predicate_guards, terminates,
@@ -94,7 +95,8 @@ def _configured_count(expr: cst.BaseExpression, ctx: Context) -> bool:
 
 
 def size_from_input(expr: cst.BaseExpression | None, ctx: Context, depth: int = 0) -> bool:
-    """True when *expr* is computed from a collection's length (``len(items)``, a name bound to it).
+    """True when *expr* is computed from a collection's length (``len(items)``, a name bound to it,
+    or a parameter some caller in the project passes ``len(...)`` for: see ``limits.callers``).
 
     ``min(len(items), N)`` is bounded by N and so is not from input.
     """
@@ -117,6 +119,8 @@ def size_from_input(expr: cst.BaseExpression | None, ctx: Context, depth: int = 
         bound = ctx.lookup(expr.value)
         if bound is not None and bound[0].kind != "module":
             return any(size_from_input(v, ctx, depth + 1) for v in bound[1] if v is not None)
+        if bound is None:  # a parameter: sized from the input when a caller, in any module, passes len(...)
+            return bool(callers_size_chain(expr.value, ctx))
     return False
 
 
@@ -236,10 +240,16 @@ def _name_limit(expr: cst.Name, ctx: Context, depth: int) -> str | None:
     if bound is not None:
         scope, values = bound
         latest = values[-1]
+        if empty_collection(latest):
+            filled = fills_since_empty(scope, expr.value)
+            if filled:
+                return filled_limit(filled, ctx, depth)
         if scope.kind == "module":
             if is_upper(expr.value) or len(values) == 1:
                 return source_limit(latest, ctx, depth + 1) if latest is not None else None
-            return None
+            # rebound by a `global` statement in a function: bounded only if every value is
+            found = [source_limit(v, ctx, depth + 1) if v is not None else None for v in values]
+            return found[-1] if all(found) else None
         return source_limit(latest, ctx, depth + 1) if latest is not None else None
     param = ctx.lookup_param(expr.value)
     if param is not None and param.star == "*":
@@ -250,6 +260,32 @@ def _name_limit(expr: cst.Name, ctx: Context, depth: int) -> str | None:
     if is_upper(expr.value) and ctx.lookup_param(expr.value) is None:
         return Limit(CONSTANT, "a constant")
     return None
+
+
+def filled_limit(filled: list[tuple[Fill, tuple[Loop, ...]]], ctx: Context, depth: int = 0) -> Limit | None:
+    """Why a collection built empty and then filled holds a bounded number of items, or None.
+
+    Its size is its fills', not the empty literal's: each ``append`` / ``add``
+    / ``d[k] = v`` counts once per iteration of the loops around it (those
+    not already around the empty binding), each ``extend`` / ``update`` /
+    ``+=`` as many times as its iterable has items.
+    """
+    found: Limit | None = None
+    for fill, loops in filled:
+        for loop in loops:
+            if loop.iter is not None:  # depth-bounded: a loop may walk the very list it fills
+                limit = source_limit(loop.iter, ctx, depth + 1) or batch_limit(loop.iter, ctx)
+            else:
+                limit = loop_limit(loop, ctx)
+            if limit is None:
+                return None
+            found = found or limit
+        if fill.how == "extend":
+            limit = source_limit(fill.value, ctx, depth + 1) or batch_limit(fill.value, ctx)
+            if limit is None:
+                return None
+            found = found or limit
+    return found or Limit(LITERAL, "a literal")
 
 
 def batch_limit(expr: cst.BaseExpression, ctx: Context) -> str | None:

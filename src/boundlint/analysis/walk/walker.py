@@ -7,7 +7,7 @@ from typing import Callable, Iterable
 
 import libcst as cst
 
-from boundlint.analysis.context import Context, FunctionFrame, Guard, Loop, Scope, assigned_names
+from boundlint.analysis.context import Context, Fill, FunctionFrame, Guard, Loop, Scope, assigned_names, empty_collection
 from boundlint.analysis.walk.guards import _terminates, helper_guards, len_argument_key, length_guards, predicate_guards
 
 _SKIP_FIELDS = frozenset({
@@ -18,6 +18,9 @@ _SKIP_FIELDS = frozenset({
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _COMPS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 _APPENDERS = frozenset({"append", "add", "extend", "appendleft", "insert", "put_nowait"})
+# Methods that add many items at once (the argument is an iterable) or one keyed item.
+_EXTENDERS = frozenset({"extend", "update", "extendleft"})
+_KEYED = frozenset({"setdefault", "__setitem__"})
 
 
 def _fields(cls: type) -> tuple[str, ...]:
@@ -165,14 +168,10 @@ class Walker:
         ctx = self.ctx
         pushed = 0
         comp_for: cst.CompFor | None = node.for_in
-        first = True
+        # A comprehension's variables are its own (Python 3): what they shadow comes back after it.
+        saved = dict(ctx.scope.loop_targets)
         while comp_for is not None:
-            # The first iterable is evaluated outside the comprehension.
-            if first:
-                self.walk(comp_for.iter)
-                first = False
-            else:
-                self.walk(comp_for.iter)
+            self.walk(comp_for.iter)  # the first iterable is evaluated outside, the others per item
             loop = Loop("comp", comp_for, iter=comp_for.iter, target=comp_for.target, owner=node)
             self._bind_target(comp_for.target, loop)
             ctx.frame.loops.append(loop)
@@ -185,6 +184,7 @@ class Walker:
         else:
             self.walk(node.elt)
         del ctx.frame.loops[len(ctx.frame.loops) - pushed:]
+        ctx.scope.loop_targets = saved
 
     def _with(self, node: cst.With) -> None:
         ctx = self.ctx
@@ -225,11 +225,51 @@ class Walker:
             self.walk(node.annotation)
         for target in targets:
             self.walk(target)
+            if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and node.value is not None:
+                self._fill(target.value.value, node.value, "item")  # d[k] = v
         scope = self.ctx.scope
-        if scope.kind == "module":
-            return  # the module index already holds module-level bindings
         for name, value in assigned_names(node):
-            scope.bindings.setdefault(name, []).append(value)
+            owner = self._binding_scope(name)
+            if owner.kind == "module" and scope.kind == "module":
+                continue  # the module index already holds module-level bindings
+            values = owner.bindings.setdefault(name, [])
+            if not any(v is value for v in values):  # a `global` assignment the module index read already
+                values.append(value)
+            if empty_collection(value):
+                owner.emptied[name] = (tuple(self.ctx.frame.loops), len(owner.fills.get(name, ())))
+
+    def _binding_scope(self, name: str) -> Scope:
+        """The scope an assignment to *name* binds in: its own, the module's (``global``) or an
+        enclosing function's (``nonlocal``)."""
+        scope = self.ctx.scope
+        if name in scope.globals:
+            while scope.parent is not None:
+                scope = scope.parent
+            return scope
+        if name in scope.nonlocals:
+            outer = scope.parent
+            while outer is not None and outer.kind != "module":
+                if outer.kind in ("function", "lambda") and (name in outer.bindings or name in outer.params) and name not in outer.nonlocals:
+                    return outer
+                outer = outer.parent
+        return scope
+
+    def _fill(self, name: str, value: cst.BaseExpression, how: str) -> None:
+        owner = self._binding_scope(name)
+        owner.fills.setdefault(name, []).append(Fill(value, how, tuple(self.ctx.frame.loops)))
+
+    def _aug_assign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Name) and isinstance(node.operator, (cst.AddAssign, cst.BitOrAssign)):
+            self._fill(node.target.value, node.value, "extend")  # xs += [...], s |= {...}
+        for child in children(node):
+            self.walk(child)
+
+    def _declare(self, node: cst.Global | cst.Nonlocal) -> None:
+        names = {n.name.value for n in node.names}
+        if isinstance(node, cst.Global):
+            self.ctx.scope.globals |= names
+        else:
+            self.ctx.scope.nonlocals |= names
 
     def _named_expr(self, node: cst.NamedExpr) -> None:
         self.walk(node.value)
@@ -239,10 +279,15 @@ class Walker:
 
     def _call(self, node: cst.Call) -> None:
         func = node.func
-        if isinstance(func, cst.Attribute) and func.attr.value in _APPENDERS and isinstance(func.value, cst.Name) and node.args:
-            loops = self.ctx.frame.loops
-            self.ctx.scope.appends.setdefault(func.value.value, []).append(
-                (node.args[-1].value, loops[-1] if loops else None))
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and node.args:
+            method = func.attr.value
+            if method in _APPENDERS:
+                loops = self.ctx.frame.loops
+                self.ctx.scope.appends.setdefault(func.value.value, []).append(
+                    (node.args[-1].value, loops[-1] if loops else None))
+            if method in _APPENDERS or method in _EXTENDERS or method in _KEYED:
+                how = "extend" if method in _EXTENDERS else "item" if method in _KEYED else "append"
+                self._fill(func.value.value, node.args[-1].value if how != "extend" else node.args[0].value, how)
         self.walk(func)
         self.walk_all(node.args)
 
@@ -320,6 +365,9 @@ _SPECIAL: dict[type, Callable[[Walker, cst.CSTNode], None]] = {
     cst.Assign: Walker._assign,
     cst.AnnAssign: Walker._assign,
     cst.NamedExpr: Walker._named_expr,
+    cst.AugAssign: Walker._aug_assign,
+    cst.Global: Walker._declare,
+    cst.Nonlocal: Walker._declare,
     cst.Call: Walker._call,
     cst.If: Walker._if,
     cst.Assert: Walker._assert,

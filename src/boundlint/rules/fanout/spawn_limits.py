@@ -22,7 +22,11 @@ _LIMITS_DOC = """
       the words of a string literal, `"a b".split()`), `range(N)` with a
       constant `N` (or `range(len(X))` of a constant collection), a slice
       `xs[:N]`, `itertools.islice(xs, N)`, a constant (UPPER_CASE) name, an
-      enum, the `fields()` of a dataclass or attrs class;
+      enum, the `fields()` of a dataclass or attrs class; a collection built
+      empty and then filled (`[]`, `set()`, `{}`, `dict()`, `deque()`, then
+      `append` / `add` / `extend` / `update` / `d[k] = v` / `+=`) is as large
+      as its fills, not its empty literal: bounded only when every loop
+      around each fill, and every iterable it is extended with, is bounded;
     - fixed-size batches: `itertools.batched(xs, N)`, or
       `range(0, len(xs), N)` with `xs[i:i + N]`;
     - the spawned function (same module: nested def, method, lambda,
@@ -30,8 +34,10 @@ _LIMITS_DOC = """
       `BoundedSemaphore`, anyio/trio `CapacityLimiter` or
       `aiolimiter.AsyncLimiter` (or acquires one), also when it is passed in,
       or one of your own limiter helpers named in the `limiter-helpers`
-      option; the limiter's own size must not come from `len()` of the input,
-      and every task must share it (a `Semaphore(N)` the spawned function
+      option; the limiter's own size must not come from `len()` of the input
+      (nor from a parameter that a caller, in any module, passes `len(...)`
+      for: the finding's evidence names that caller), and every task must
+      share it (a `Semaphore(N)` the spawned function
       builds itself, or one built per item in the spawning loop, is one per
       task and bounds nothing);
     - the spawning loop waits for capacity: `await sem.acquire()`, or a
@@ -53,7 +59,19 @@ _LIMITS_DOC = """
     - work that releases what exists (`close`, `disconnect`, `cancel`,
       `kill`, `wait`, `join` per item), or a task awaited before the next
       iteration (`await loop.run_in_executor(...)`, `task = create_task(...)`
-      then `await task`, `t.start()` then `t.join()`).
+      then `await task`, `t.start()` then `t.join()`);
+    - work handed to a known pool: `loop.run_in_executor(pool, ...)` where
+      `pool` is an executor built here, on `self` or by an executor factory
+      is bounded by that pool, like `pool.submit` (BND104 judges the pool's
+      size); only the loop's default executor (`None`) or an unknown one
+      counts as a task per item.
+
+    Names follow Python's scope rules: a nested function's parameter or loop
+    variable is its own (the enclosing function's binding of the same name
+    neither bounds nor unbounds it), a comprehension's variable does not
+    outlive it, and a `global` / `nonlocal` assignment rebinds the module's /
+    the enclosing function's name (a module name is bounded only when every
+    value it is given is).
 
     Limits that live in another module of the project count the same way
     (the project index reads every module): a helper from another module
@@ -143,6 +161,31 @@ def unshared_limiter(call: cst.Call, ctx: Context, loop: Loop | None = None) -> 
             if loop is not None and any(n is value for n in limits.iter_nodes(loop.node)):
                 return True
     return False
+
+
+def limiter_chain(call: cst.Call, target: cst.BaseExpression | None, ctx: Context) -> tuple[str, ...]:
+    """The evidence when the limiter a spawn's work acquires is sized by a caller, in any module
+    (``sem = Semaphore(concurrency)`` where ``main()`` passes ``len(accounts)``); else ``()``.
+
+    Looks at the names the spawn call passes and at what the spawned same-module
+    function enters with ``with`` or ``acquire()``.
+    """
+    exprs: list[cst.BaseExpression] = [n for n in limits.iter_nodes(call) if isinstance(n, cst.Name)]
+    func = ctx.resolve_callable(target) if target is not None else None
+    if isinstance(func, cst.FunctionDef):
+        for node in limits.iter_nodes(func.body):
+            if isinstance(node, cst.WithItem):
+                exprs.append(node.item)
+            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "acquire":
+                exprs.append(node.func.value)
+    for expr in exprs:
+        bound = ctx.lookup(expr.value) if isinstance(expr, cst.Name) else None
+        for value in bound[1] if bound else ():
+            if _limiter_call(value, ctx) and value.args:
+                chain = limits.size_chain(value.args[0].value, ctx)
+                if chain:
+                    return chain
+    return ()
 
 
 _WAIT_WRAPPERS = frozenset({"wait_for", "shield", "wait", "timeout"})

@@ -8,7 +8,7 @@ import libcst as cst
 from boundlint.analysis.context import Context
 from boundlint.analysis.spawns import spawn_of
 from boundlint.rules.base import Example, Rule
-from boundlint.rules.fanout.spawn_limits import _doc, spawn_limit
+from boundlint.rules.fanout.spawn_limits import _doc, limiter_chain, spawn_limit
 
 
 class ThreadPerItem(Rule):
@@ -56,5 +56,5 @@ class ThreadPerItem(Rule):
         found, limit = spawn_limit(spawn, loops, ctx)
         if found is not None and limit is None:
             unit = "process" if "Process" in spawn.api else "thread"
-            self.report(node, call=spawn.api + "()", source=found.source, unit=unit, volume=found.loop.iter,
-                        work=(node,) if spawn.target is None else (node, spawn.target))
+            self.report(node, limiter_chain(node, spawn.target, ctx), call=spawn.api + "()", source=found.source, unit=unit,
+                        volume=found.loop.iter, work=(node,) if spawn.target is None else (node, spawn.target))

@@ -9,7 +9,7 @@ from boundlint.analysis import limits
 from boundlint.analysis.context import Context
 from boundlint.analysis.spawns import is_event_loop, is_task_group, spawn_of
 from boundlint.rules.base import Example, Rule, short
-from boundlint.rules.fanout.spawn_limits import _doc, region_loops, spawn_limit, unshared_limiter
+from boundlint.rules.fanout.spawn_limits import _doc, limiter_chain, region_loops, spawn_limit, unshared_limiter
 
 
 class UnboundedTaskSpawn(Rule):
@@ -18,7 +18,8 @@ class UnboundedTaskSpawn(Rule):
     Flags a task started per item of an unbounded loop or comprehension:
     `TaskGroup.create_task`, anyio `start_soon` / `start`, trio nursery
     `start_soon` / `start`, `asyncio.create_task`, `asyncio.ensure_future`,
-    `loop.create_task`, `loop.run_in_executor`, and gevent / eventlet
+    `loop.create_task`, `loop.run_in_executor` (on the loop's default executor
+    or one boundlint cannot see), and gevent / eventlet
     `spawn` (a greenlet per call); also such a function applied by `map()`
     (`map(asyncio.create_task, coros)`).
 
@@ -86,7 +87,8 @@ class UnboundedTaskSpawn(Rule):
             return
         found, limit = spawn_limit(spawn, loops, ctx)
         if found is not None and limit is None:
-            self.report(node, call=spawn.api + "(...)" if "." in spawn.api else short(node.func) + "(...)", source=found.source,
+            self.report(node, limiter_chain(node, spawn.target, ctx),
+                        call=spawn.api + "(...)" if "." in spawn.api else short(node.func) + "(...)", source=found.source,
                         volume=found.loop.iter, work=(node,) if spawn.target is None else (node, spawn.target))
 
 
