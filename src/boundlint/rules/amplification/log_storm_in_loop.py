@@ -4,9 +4,10 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.analysis.context import Context, Loop
-from boundlint.analysis.logging_calls import describe, log_call, rate_limited
+from boundlint.analysis.logging_calls import describe, log_call, rate_limited, stdout_print
 from boundlint.analysis.storms import handler_loop, loop_source
 from boundlint.rules.amplification.log_storms import _LOGGERS_DOC, _LOOP_LOG_PREFILTER, _OPTIONS_DOC, loop_storms
+from boundlint.rules.amplification.retry_without_backoff import spinning_retry
 from boundlint.rules.base import Example, Rule
 
 
@@ -139,13 +140,18 @@ class LogStormInLoop(Rule):
         if not ctx.frame.handlers or not ctx.frame.loops or _migration(ctx.path):
             return
         log = log_call(node, ctx)
-        if log is None or rate_limited(log, ctx):
+        printed = stdout_print(node, ctx) if log is None else None
+        if (log is None and printed is None) or (log is not None and rate_limited(log, ctx)):
             return
         found = handler_loop(ctx)
         if found is None or found[1] is None:
             return
         handler, loop = found
-        if loop_storms(ctx, handler, loop):
+        if printed is not None:
+            # a plain print is output like any other only where the loop spins (BND303's finding)
+            if spinning_retry(handler, ctx) is not None:
+                self.report(node, call=printed.text, what=describe(printed), loop=_loop_text(loop))
+        elif loop_storms(ctx, handler, loop):
             self.report(node, call=log.text, what=describe(log), loop=_loop_text(loop))
 
 

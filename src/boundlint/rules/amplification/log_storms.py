@@ -30,7 +30,7 @@ _LOGGERS_DOC = """
 # and a loop (BND301) or a fan-out call (BND302).
 # Each an AND of cheap searches (a substring first), never one pattern of lookaheads,
 # which backtracks over the whole file once per alternative.
-_LOGS = re.compile(r"\.\s*a?(?:warning|warn|error|exception|critical|fatal|log)\b|\bprint_exc\b|\bprint_exception\b|\bstderr\b")
+_LOGS = re.compile(r"\.\s*a?(?:warning|warn|error|exception|critical|fatal|log)\b|\bprint_exc\b|\bprint\s*\(|\bprint_exception\b|\bstderr\b")
 _LOOP_LOG_PREFILTER = ("except", _LOGS, re.compile(r"\b(?:for|while)\b"))
 _WORKER_LOG_PREFILTER = ("except", _LOGS, SPAWN_RE)
 _OPTIONS_DOC = """

@@ -8,6 +8,7 @@ import libcst as cst
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.limits import iter_nodes
 from boundlint.analysis.names import dotted
+from boundlint.analysis.pacing import skipped_pause, where
 from boundlint.analysis.storms import iterations_bounded, paced, retry_decorated, try_stops_loop
 from boundlint.analysis.walk import children
 from boundlint.rules.base import Example, Rule, short
@@ -63,7 +64,7 @@ class RetryWithoutBackoff(Rule):
     """
     code, name = "BND303", "retry-without-backoff"
     prefilter = ("except", re.compile(r"\b(?:while|count|repeat|cycle)\b"))
-    message = "`except {error}` sends `{loop}` straight back to `{call}` with no sleep or backoff"
+    message = "`except {error}` sends `{loop}` straight back to `{call}` with no sleep or backoff{skipped}"
     hint = "wait before retrying: exponential backoff with jitter (tenacity, backoff, stamina) and a cap on attempts"
     invalid = (
         Example("reconnect_spin", """
@@ -98,15 +99,23 @@ class RetryWithoutBackoff(Rule):
     def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx: Context) -> None:
         found = spinning_retry(node, ctx)
         if found is not None:
-            loop, call = found
+            loop, call, pause = found
             error = short(node.type, 60) if node.type is not None else "BaseException"
-            self.report(node, error=error, loop=_loop_head(loop), call=short(call.func) + "(...)")
+            evidence = (f"`{short(pause)}` runs only when the `try` succeeds ({where(ctx, pause)})",) if pause is not None else ()
+            skipped = f" (`{short(pause)}` runs only on success)" if pause is not None else ""
+            self.report(node, evidence, error=error, loop=_loop_head(loop), call=short(call.func) + "(...)", skipped=skipped)
 
 
-def spinning_retry(handler: cst.ExceptHandler, ctx: Context) -> tuple[Loop, cst.Call] | None:
-    """``(loop, retried call)`` when *handler* sends an endless retry loop straight back to its call, else None.
+def spinning_retry(handler: cst.ExceptHandler, ctx: Context) -> tuple[Loop, cst.Call, cst.Call | None] | None:
+    """``(loop, retried call, skipped pause)`` when *handler* sends an endless loop straight back to its call, else None.
 
-    Works at the handler or anywhere inside it (the handler is found among ``ctx.ancestors``).
+    Two shapes: a retry or reconnect loop (see ``_retry_shape``) with no
+    pause at all, and any endless loop (a polling or worker loop too) whose
+    pauses all sit off the failing path (``pacing.skipped_pause``: at the
+    end of the ``try``, in its ``else``, after a handler that ``continue``s,
+    under an ``if`` that holds only on success); the third item is that
+    pause, None for the first shape.  Works at the handler or anywhere
+    inside it (the handler is found among ``ctx.ancestors``).
     """
     at = next((i for i in range(len(ctx.ancestors) - 1, -1, -1) if ctx.ancestors[i] is handler), len(ctx.ancestors))
     ancestors = ctx.ancestors[:at]
@@ -116,14 +125,17 @@ def spinning_retry(handler: cst.ExceptHandler, ctx: Context) -> tuple[Loop, cst.
     try_node, block = ancestors[-1], ancestors[-2]
     if ancestors[-3] is not loop.node or getattr(loop.node, "body", None) is not block:
         return None  # the try is not a statement of the loop body
-    if not _endless(loop, ctx) or not _retry_shape(loop, try_node):
+    if not _endless(loop, ctx) or not isinstance(try_node, cst.Try):
         return None
     if _handler_leaves(handler) or _waiting_error(handler) or _prompts(loop.node, ctx) or _changes_attempt(handler, try_node, block):
         return None
     call = next((n for n in iter_nodes(try_node.body) if isinstance(n, cst.Call)), None)
-    if call is None or paced([loop.node], ctx) or retry_decorated(ctx):
+    if call is None or retry_decorated(ctx):
         return None
-    return loop, call
+    if not paced([loop.node], ctx) and _retry_shape(loop, try_node):
+        return loop, call, None
+    pause = skipped_pause(loop, try_node, handler, ctx)
+    return (loop, call, pause) if pause is not None else None
 
 
 def _endless(loop: Loop, ctx: Context) -> bool:
@@ -246,6 +258,7 @@ def _changes_attempt(handler: cst.ExceptHandler, try_node: cst.CSTNode, block: c
                 if key:
                     written.add(key)
     roots_written = {k.split(".", 1)[0] for k in written if "." in k}
+    written -= _results(try_node.body)  # `resp = None` before `try: resp = get()` resets a result, not an input
     for n in iter_nodes(try_node.body):
         if isinstance(n, (cst.Name, cst.Attribute)) and dotted(n) in written:
             return True
@@ -254,3 +267,20 @@ def _changes_attempt(handler: cst.ExceptHandler, try_node: cst.CSTNode, block: c
         if isinstance(n, cst.Arg) and isinstance(n.value, cst.Name) and n.value.value in roots_written:
             return True  # the call is handed the object whose state the loop changed (fromtarfile(self))
     return False
+
+
+def _results(block: cst.CSTNode) -> set[str]:
+    """Names that *block* binds by plain assignment (``resp = get()``) and never reads before: what the attempt produces."""
+    bound: set[str] = set()
+    for n in iter_nodes(block):
+        if isinstance(n, cst.Assign):
+            bound.update(k for k in (dotted(t.target) for t in n.targets) if k)
+    read = set()
+    for n in iter_nodes(block):
+        if isinstance(n, cst.Assign):
+            for sub in iter_nodes(n.value):
+                if isinstance(sub, (cst.Name, cst.Attribute)):
+                    key = dotted(sub)
+                    if key:
+                        read.add(key)
+    return bound - read
