@@ -139,6 +139,8 @@ def _counted(loop: Loop) -> bool:
     if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
         return False
     op = test.comparisons[0].operator
+    if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)) and _decremented(dotted(test.left), loop.node):
+        return True  # while ttl > 0: ttl -= 1
     if isinstance(op, (cst.LessThan, cst.LessThanEqual)):
         key = dotted(test.left)
     elif isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)):
@@ -146,6 +148,15 @@ def _counted(loop: Loop) -> bool:
     else:
         return False
     return key is not None and key in _augmented(loop.node)
+
+
+def _decremented(key: str | None, root: cst.CSTNode) -> bool:
+    """True when ``key -= <positive int>`` runs under *root*: a countdown."""
+    for node in _nodes(root):
+        if isinstance(node, cst.AugAssign) and isinstance(node.operator, cst.SubtractAssign) and _key(node.target) == key:
+            if isinstance(node.value, cst.Integer) and int(node.value.value, 0) > 0:
+                return True
+    return False
 
 
 def handler_loop(ctx: Context) -> tuple[cst.ExceptHandler, Loop | None] | None:

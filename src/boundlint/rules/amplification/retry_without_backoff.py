@@ -270,17 +270,14 @@ def _changes_attempt(handler: cst.ExceptHandler, try_node: cst.CSTNode, block: c
 
 
 def _results(block: cst.CSTNode) -> set[str]:
-    """Names that *block* binds by plain assignment (``resp = get()``) and never reads before: what the attempt produces."""
+    """Names that *block* only assigns (``resp = get()``) and never reads: what the attempt produces, not its input."""
+    targets: set[int] = set()
     bound: set[str] = set()
     for n in iter_nodes(block):
         if isinstance(n, cst.Assign):
-            bound.update(k for k in (dotted(t.target) for t in n.targets) if k)
-    read = set()
-    for n in iter_nodes(block):
-        if isinstance(n, cst.Assign):
-            for sub in iter_nodes(n.value):
-                if isinstance(sub, (cst.Name, cst.Attribute)):
-                    key = dotted(sub)
-                    if key:
-                        read.add(key)
+            for t in n.targets:
+                if isinstance(t.target, cst.Name):
+                    targets.add(id(t.target))
+                    bound.add(t.target.value)
+    read = {n.value for n in iter_nodes(block) if isinstance(n, cst.Name) and id(n) not in targets}
     return bound - read
