@@ -32,7 +32,12 @@ class RetryWithoutBackoff(Rule):
     last statement, inside any `with`, is an `async for`, a `while`, or a
     `for` over `listen()` / `consume()` / `subscribe()` ...), that goes
     straight back to the failing call, by `continue` or by falling through,
-    with no sleep or backoff on the way.
+    with no sleep or backoff on the way.  Also the `except` of any endless
+    polling or worker loop whose pause runs only on the success path: at
+    the end of the `try`, in its `else`, after a handler that `continue`s,
+    or under an `if` that holds only when the `try` answered (`if resp is
+    not None: ...; time.sleep(30)`).  When the dependency is down, each
+    failed round skips the pause and the loop spins.
 
     ## Why is this bad?
     A retry with no pause is a hot spin.  When the dependency is down, the
@@ -41,14 +46,19 @@ class RetryWithoutBackoff(Rule):
     the same thing makes recovery impossible (a retry storm).
 
     ## What counts as a limit
-    - a pause anywhere in the loop: `time.sleep`, `asyncio.sleep`,
+    - a pause on the failing path: `time.sleep`, `asyncio.sleep`,
       `anyio.sleep`, `trio.sleep` of at least 0.1 s (or of a computed delay),
-      `Event.wait(timeout)`, a `backoff` helper, or a helper from another
-      module of the project that sleeps on every call (the `sleeps` table
-      names the pauses: `boundlint tables sleeps`);
+      `Event.wait(timeout)` (`stop_event.wait(interval)`), a `backoff`
+      helper, or a helper from another module of the project that sleeps on
+      every call (the `sleeps` table names the pauses: `boundlint tables
+      sleeps`), in the handler, the `finally`, the loop's test, the `try`'s
+      first statement, or the loop body before or after the `try` (not
+      behind a `continue`, nor under an `if` that holds only on success);
+      a retry loop with no pause anywhere is the first shape, a pause that
+      only the success path reaches is the second;
     - a tenacity, backoff or stamina retry decorator on the function;
     - a bounded loop (a constant `range`, a `while n < limit` counter that
-      the loop increments), or a handler that can leave the loop (a
+      the loop increments, a `while ttl > 0` countdown), or a handler that can leave the loop (a
       `raise`, `return` or `break` anywhere in it, e.g. once a counter
       reaches its limit);
     - a handler for a timeout or an empty queue (`TimeoutError`,
@@ -77,6 +87,17 @@ class RetryWithoutBackoff(Rule):
                     except psycopg2.OperationalError:  # error: BND303 col 9
                         continue
             """),
+        Example("pause_on_success_only", """
+            import threading
+
+            def sync_forever(client, stop: threading.Event):
+                while not stop.is_set():
+                    try:
+                        client.sync()
+                        stop.wait(60)
+                    except ConnectionError:  # error: BND303 col 9
+                        pass
+            """),
     )
     valid = (
         Example("exponential_backoff", """
@@ -93,6 +114,18 @@ class RetryWithoutBackoff(Rule):
                     except psycopg2.OperationalError:
                         time.sleep(delay + random.random() * delay)
                         delay = min(delay * 2, 30)
+            """),
+        Example("pause_in_finally", """
+            import threading
+
+            def sync_forever(client, stop: threading.Event):
+                while not stop.is_set():
+                    try:
+                        client.sync()
+                    except ConnectionError:
+                        pass
+                    finally:
+                        stop.wait(60)
             """),
     )
 
