@@ -33,7 +33,8 @@ FULL_BUFFER = "a full buffer"
 _STATUS_ATTRS = frozenset({"status_code", "status", "status_int", "http_status"})
 _ERROR_FLAGS = frozenset({"is_error", "is_server_error", "is_client_error"})
 _SUCCESS_FLAGS = frozenset({"ok", "is_success"})
-_FULL_NAME = re.compile(r"(?:^|_)(?:is_?)?full$|^(?:buffer|queue|queues|buf|outbox|backlog)_?(?:is_)?full")
+# `buffer_full`, `queue_is_full`, `is_full`: not a bare `full` (`full=True` is often an option of the output).
+_FULL_NAME = re.compile(r"^_*(?:is_full|(?:\w+_)?(?:buffer|queue|buf|outbox|inbox|backlog|channel|pool)_?(?:is_)?full)$")
 # Calls whose result is a list of outcomes, one per item (exceptions among them).
 _RESULT_SOURCES = frozenset({"gather", "wait", "as_completed", "map", "imap", "imap_unordered", "starmap"})
 
