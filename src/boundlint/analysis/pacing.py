@@ -103,7 +103,8 @@ def on_failing_path(pause: cst.Call, loop: Loop, try_node: cst.Try, handler: cst
     ``try``'s first statement (it runs before anything can fail), and the
     loop body's statements before the ``try`` or after it, unless the
     handler ``continue``s or the pause is under an ``if`` that holds only
-    when the ``try`` answered.  Off the path: the rest of the ``try``, its
+    when the ``try`` answered (its test reads a name the ``try`` binds and
+    the handler does not).  Off the path: the rest of the ``try``, its
     ``else``, the other handlers.
     """
     if _contains(handler.body, pause) or _contains(try_node.finalbody, pause) or _contains(loop.test, pause):
@@ -119,7 +120,8 @@ def on_failing_path(pause: cst.Call, loop: Loop, try_node: cst.Try, handler: cst
         return True  # before the try: runs every round
     if _continues(handler):
         return False
-    answered = _assigned_in(try_node.body) | _assigned_in(try_node.orelse)
+    # a name the handler sets as well (`items = []`) tells nothing about whether the try answered
+    answered = (_assigned_in(try_node.body) | _assigned_in(try_node.orelse)) - _assigned_in(handler.body)
     return not _success_only_if(pause, loop.node, answered)
 
 
