@@ -162,9 +162,9 @@ def _status_failure(test: cst.Comparison) -> bool | None:
     if code is None:
         return None
     if isinstance(op, cst.Equal):
-        return code >= 400
+        return True if code >= 400 else False if 200 <= code < 300 else None
     if isinstance(op, cst.NotEqual):
-        return code < 400
+        return True if 200 <= code < 300 else None  # `!= 404` holds on success too
     if isinstance(op, (cst.GreaterThanEqual, cst.GreaterThan)):
         return True if code >= 400 else None
     if isinstance(op, (cst.LessThan, cst.LessThanEqual)):
