@@ -23,8 +23,12 @@ from boundlint.analysis.storms import pause_call
 
 
 def pauses_in(loop: Loop, ctx: Context) -> list[cst.Call]:
-    """The pause calls (see ``storms.pause_call``) in *loop*'s test and body, in source order; nested defs excluded."""
-    return [n for n in iter_nodes(loop.node) if isinstance(n, cst.Call) and pause_call(n, ctx)]
+    """The pause calls (see ``storms.pause_call``) in *loop*'s test and body, in source order; nested defs excluded.
+
+    Not in a ``for`` loop's iterable nor its ``else``: they run once, not per round.
+    """
+    roots = [r for r in (loop.test, getattr(loop.node, "body", None)) if r is not None]
+    return [n for root in roots for n in iter_nodes(root) if isinstance(n, cst.Call) and pause_call(n, ctx)]
 
 
 def _contains(root: cst.CSTNode | None, node: cst.CSTNode) -> bool:
@@ -100,7 +104,8 @@ def on_failing_path(pause: cst.Call, loop: Loop, try_node: cst.Try, handler: cst
     """True when *pause* runs in a round of *loop* in which *handler* caught the failure.
 
     On the path: the handler itself, the ``finally``, the loop's test, the
-    ``try``'s first statement (it runs before anything can fail), and the
+    start of the ``try`` before its first call (it runs before anything can
+    fail; see ``_before_any_call``), and the
     loop body's statements before the ``try`` or after it, unless the
     handler ``continue``s or the pause is under an ``if`` that holds only
     when the ``try`` answered (its test reads a name the ``try`` binds and
@@ -109,10 +114,8 @@ def on_failing_path(pause: cst.Call, loop: Loop, try_node: cst.Try, handler: cst
     """
     if _contains(handler.body, pause) or _contains(try_node.finalbody, pause) or _contains(loop.test, pause):
         return True
-    body = try_node.body
-    if _contains(body, pause):
-        first = body.body[0] if isinstance(body, cst.IndentedBlock) and body.body else None
-        return isinstance(first, cst.SimpleStatementLine) and _contains(first, pause)
+    if _contains(try_node.body, pause):
+        return _before_any_call(pause, try_node.body)
     if _contains(try_node.orelse, pause) or any(_contains(h, pause) for h in try_node.handlers):
         return False
     order = [n for n in iter_nodes(loop.node) if n is pause or n is try_node]
@@ -123,6 +126,33 @@ def on_failing_path(pause: cst.Call, loop: Loop, try_node: cst.Try, handler: cst
     # a name the handler sets as well (`items = []`) tells nothing about whether the try answered
     answered = (_assigned_in(try_node.body) | _assigned_in(try_node.orelse)) - _assigned_in(handler.body)
     return not _success_only_if(pause, loop.node, answered)
+
+
+def _before_any_call(pause: cst.Call, block: cst.BaseSuite) -> bool:
+    """True when *pause* runs before anything in *block* can fail.
+
+    Each statement before it in its block makes no call; an ``if`` on the
+    way only chooses the branch (``if bucket.can_consume(): ... else:
+    sleep(bucket.expected_time())``), a rate limit's check, not the work.
+    """
+    statements = list(block.body)
+    for stmt in statements:
+        if not _contains(stmt, pause):
+            if any(isinstance(n, cst.Call) for n in iter_nodes(stmt)):
+                return False
+            continue
+        if isinstance(stmt, cst.SimpleStatementLine):
+            return True
+        if isinstance(stmt, cst.If):
+            branch: cst.CSTNode | None = stmt
+            while isinstance(branch, cst.If):
+                if _contains(branch.body, pause):
+                    return _before_any_call(pause, branch.body)
+                branch = branch.orelse
+            if isinstance(branch, cst.Else) and _contains(branch.body, pause):
+                return _before_any_call(pause, branch.body)
+        return False
+    return False
 
 
 def skipped_pause(loop: Loop, try_node: cst.Try, handler: cst.ExceptHandler, ctx: Context) -> cst.Call | None:
