@@ -177,6 +177,19 @@ def log_call(call: cst.Call, ctx: Context) -> LogCall | None:
     return LogCall(call, level, f"{_receiver_text(func.value)}.{method}(...)")
 
 
+def stdout_print(call: cst.Call, ctx: Context) -> LogCall | None:
+    """A bare ``print(...)`` to standard output (no ``file=``), or None.
+
+    Not a log line in general (a CLI prints its report), but a spinning loop
+    writes it as fast as the CPU allows, like any other output.
+    """
+    func = call.func
+    if isinstance(func, cst.Name) and func.value == "print" and ctx.names.resolve_name("print") is None:
+        if not any(a.keyword is not None and a.keyword.value == "file" for a in call.args):
+            return LogCall(call, "stdout", "print(...)")
+    return None
+
+
 def rate_limited(log: LogCall, ctx: Context) -> bool:
     """True when the call goes through a rate-limited logger or helper (by option or by construction)."""
     func = log.node.func
@@ -200,6 +213,8 @@ def describe(log: LogCall) -> str:
     """What the call writes, for messages: ``logs an error``, ``prints a traceback`` ..."""
     if log.level == "stderr":
         return "writes to stderr"
+    if log.level == "stdout":
+        return "prints a line"
     if log.level == "traceback":
         return "prints a traceback"
     if log.level in ("warning", "warn"):

@@ -139,6 +139,8 @@ def _counted(loop: Loop) -> bool:
     if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
         return False
     op = test.comparisons[0].operator
+    if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)) and _decremented(dotted(test.left), loop.node):
+        return True  # while ttl > 0: ttl -= 1
     if isinstance(op, (cst.LessThan, cst.LessThanEqual)):
         key = dotted(test.left)
     elif isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)):
@@ -146,6 +148,15 @@ def _counted(loop: Loop) -> bool:
     else:
         return False
     return key is not None and key in _augmented(loop.node)
+
+
+def _decremented(key: str | None, root: cst.CSTNode) -> bool:
+    """True when ``key -= <positive int>`` runs under *root*: a countdown."""
+    for node in _nodes(root):
+        if isinstance(node, cst.AugAssign) and isinstance(node.operator, cst.SubtractAssign) and _key(node.target) == key:
+            if isinstance(node.value, cst.Integer) and int(node.value.value, 0) > 0:
+                return True
+    return False
 
 
 def handler_loop(ctx: Context) -> tuple[cst.ExceptHandler, Loop | None] | None:
@@ -352,26 +363,19 @@ def paced(nodes: Iterable[cst.CSTNode], ctx: Context) -> bool:
 
 
 def loop_pacing(loop: Loop, handler: cst.ExceptHandler, ctx: Context) -> bool:
-    """True when a failed iteration of *loop* waits: a pause in *handler*, in the loop's test, among the loop body's own statements, first in the ``try`` or in its ``finally``, or an iterator that backs off (``async for ws in websockets.connect(uri)``)."""
+    """True when a failed iteration of *loop* waits: a pause in *handler*, in the loop's test, an iterator that backs off (``async for ws in websockets.connect(uri)``), or a pause elsewhere in the loop that runs after the failure (``pacing.on_failing_path``: not one at the end of the ``try``, in its ``else``, after a handler that ``continue``s, or under an ``if`` that holds only on success)."""
+    from boundlint.analysis import pacing  # pacing asks pause_call of this module
+
     if paced([handler.body], ctx):
         return True
     if loop.test is not None and paced([loop.test], ctx):
         return True
     if isinstance(loop.iter, cst.Call) and _call_name(loop.iter, ctx) in tables.table("backoff-iterators", ctx.settings):
         return True
-    body = getattr(loop.node, "body", None)
-    if body is None:
+    try_node = pacing.handler_try(handler, ctx)
+    if try_node is None:
         return False
-    top = [s for s in body.body if isinstance(s, cst.SimpleStatementLine)] if isinstance(body, cst.IndentedBlock) else [body]
-    # the first statement of the handler's try runs before anything in it can fail
-    try_node = next((a for a in ctx.ancestors if isinstance(a, cst.Try) and handler in a.handlers), None)
-    if try_node is not None and isinstance(try_node.body, cst.IndentedBlock) and try_node.body.body:
-        first = try_node.body.body[0]
-        if isinstance(first, cst.SimpleStatementLine):
-            top.append(first)
-    if try_node is not None and try_node.finalbody is not None:
-        top.append(try_node.finalbody)  # runs after every attempt
-    return paced(top, ctx)
+    return any(pacing.on_failing_path(p, loop, try_node, handler) for p in pacing.pauses_in(loop, ctx))
 
 
 def retry_decorated(ctx: Context) -> bool:

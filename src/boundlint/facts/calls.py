@@ -45,12 +45,16 @@ def _in_modules(qualname: str, modules: frozenset[str]) -> bool:
     return any(".".join(parts[:i]) in modules for i in range(1, len(parts) + 1))
 
 
-def classify(qualname: str | None, receiver: str | None, method: str | None, settings: object = None) -> str:
+def classify(qualname: str | None, receiver: str | None, method: str | None, settings: object = None,
+             name: str | None = None, verbs: bool = True) -> str:
     """DEPENDENCY, LOCAL or UNKNOWN for one call.
 
     *qualname*: the import-resolved dotted name of the callee (``httpx.get``),
     or None; *receiver*: the dotted text of the object a method is called on
-    (``self.http_client``), or None; *method*: the attribute called, or None.
+    (``self.http_client``), or None; *method*: the attribute called, or None;
+    *name*: the callee as written, for a name nothing resolves (the
+    ``dependency-verbs`` table is the last resort for code out of sight,
+    skipped when *verbs* is false).
     """
     if qualname is not None:
         if _in_modules(qualname, tables.table("dependency-modules", settings)):
@@ -67,8 +71,10 @@ def classify(qualname: str | None, receiver: str | None, method: str | None, set
                 return DEPENDENCY
         if method in LOCAL_METHODS:
             return LOCAL
-    elif qualname is None and receiver is None:
-        return UNKNOWN
+    last = (qualname or name or method or "").rsplit(".", 1)[-1]
+    words = _WORDS.findall(re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", last.lstrip("_")).lower())
+    if verbs and words and words[0] in tables.table("dependency-verbs", settings):
+        return DEPENDENCY
     return UNKNOWN
 
 

@@ -14,6 +14,7 @@ from typing import Iterable, Iterator
 
 import libcst as cst
 
+from boundlint import tables
 from boundlint.analysis.names import dotted
 from boundlint.facts import calls
 
@@ -89,19 +90,24 @@ class _Reader:
         if isinstance(func, cst.Name):
             if qual is None and calls.builtin_name(func.value) and self.local_def(func.value) is None:
                 return NO, ""
-            kind = calls.classify(qual, None, None, self.ctx.settings) if qual else calls.UNKNOWN
-            if kind == calls.DEPENDENCY:
-                return YES, f"`{text}()`"
-            if kind == calls.LOCAL:
-                return NO, ""
             found = self.local_def(func.value) if qual is None else None
             if found is not None:
                 return self.body(found, depth + 1)
+            if qual is not None:
+                kind = calls.classify(qual, None, None, self.ctx.settings, verbs=False)
+                if kind == calls.LOCAL:
+                    return NO, ""
+                if kind == calls.DEPENDENCY:
+                    return YES, f"`{text}()`"
             answer = self.project(qual, None if qual else func.value)
-            return (YES, answer) if answer else (NO, "") if answer == "" else (UNKNOWN, "")
+            if answer is not None:  # the project's own function: read, not guessed from its name
+                return (YES, answer) if answer else (NO, "")
+            if calls.classify(qual, None, None, self.ctx.settings, name=func.value) == calls.DEPENDENCY:
+                return YES, f"`{text}()`"
+            return UNKNOWN, ""
         if isinstance(func, cst.Attribute):
             receiver = dotted(func.value)
-            kind = calls.classify(qual, receiver, func.attr.value, self.ctx.settings)
+            kind = calls.classify(qual, receiver, func.attr.value, self.ctx.settings, verbs=False)
             if kind == calls.DEPENDENCY:
                 return YES, f"`{text or func.attr.value}()`"
             if receiver in ("self", "cls"):
@@ -112,7 +118,10 @@ class _Reader:
                 return NO, ""
             if qual is not None:
                 answer = self.project(qual, None)
-                return (YES, answer) if answer else (NO, "") if answer == "" else (UNKNOWN, "")
+                if answer is not None:
+                    return (YES, answer) if answer else (NO, "")
+            if calls.classify(qual, receiver, func.attr.value, self.ctx.settings) == calls.DEPENDENCY:
+                return YES, f"`{text or func.attr.value}()`"
         return UNKNOWN, ""
 
     def body(self, func: cst.FunctionDef, depth: int) -> tuple[str, str]:
@@ -137,6 +146,23 @@ class _Reader:
                 if verdict == UNKNOWN:
                     answer = UNKNOWN
         return answer, ""
+
+
+def caught(handler: cst.ExceptHandler | None, ctx) -> str:
+    """``"catches `httpx.HTTPError`"`` when *handler* catches an exception only a failing dependency
+    raises (the ``dependency-errors`` table, or an exception of a ``dependency-modules`` package); else ""."""
+    if handler is None or handler.type is None:
+        return ""
+    types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+    for item in types:
+        expr = item.value if isinstance(item, cst.Element) else item
+        text = dotted(expr) or ""
+        qual = ctx.qualname(expr) or text
+        if qual in tables.table("dependency-errors", ctx.settings) or text in tables.table("dependency-errors", ctx.settings):
+            return f"catches `{text}`"
+        if "." in qual and calls.classify(qual, None, None, ctx.settings, verbs=False) == calls.DEPENDENCY:
+            return f"catches `{text}`"
+    return ""
 
 
 def reaches(nodes: Iterable[cst.CSTNode], chain: list[cst.CSTNode], ctx) -> tuple[str, str]:

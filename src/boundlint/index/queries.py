@@ -158,8 +158,11 @@ def _param_of(prov: dict | None) -> str | None:
     return prov.get("param") if prov else None
 
 
-def spawn_sources(index: ProjectIndex, ref: str, param: str) -> list[str] | None:
-    """A chain when callers of *ref* pass, as *param*, one new call per item of request input; else None."""
+def spawn_sources(index: ProjectIndex, ref: str, param: str, what: str = "chain") -> list[str] | str | None:
+    """A chain when callers of *ref* pass, as *param*, one new call per item of request input; else None.
+
+    With *what* ``"dependency"``: what that per-item call reaches (``dependency``), "" or None.
+    """
     found = index.function(ref)
     if found is None:
         return None
@@ -176,6 +179,8 @@ def spawn_sources(index: ProjectIndex, ref: str, param: str) -> list[str] | None
         if source is None or limiter(index, prov["call"]):
             continue
         chain = _input_chain(index, caller_entry, caller, source, 0, frozenset())
+        if chain and what == "dependency":
+            return dependency(index, prov["call"])
         if chain:
             made = prov["call"].rsplit(".", 1)[-1]
             return chain + [f"one `{made}()` per item of `{source}`, passed to `{name}()` "

@@ -413,7 +413,9 @@ class FunctionReader:
         func = call.func
         receiver = dotted(func.value) if isinstance(func, ast.Attribute) else None
         method = func.attr if isinstance(func, ast.Attribute) else None
-        kind = calls.classify(made, receiver, method)
+        kind = calls.classify(made, receiver, method, verbs=False)
+        if kind == calls.UNKNOWN and made is None and calls.classify(None, receiver, method, name=name) == calls.DEPENDENCY:
+            kind = calls.DEPENDENCY  # out of sight, named for what it does (`fetch_user()`)
         if kind == calls.DEPENDENCY:
             if self.out["dep"] is None:
                 self.out["dep"] = [f"`{name or method}()`", call.lineno]

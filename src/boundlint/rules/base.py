@@ -50,6 +50,7 @@ class Report:
     volume: cst.CSTNode | None = None
     work: tuple[cst.CSTNode, ...] = ()
     severity: str | None = None  # set by the rule when it knows better than the shared judgement
+    reached: str = ""  # the per-item dependency, when the rule's own shape shows it (a failed result of one)
 
 
 REGISTRY: dict[str, type["Rule"]] = {}
@@ -92,13 +93,14 @@ class Rule:
 
     def report(self, node: cst.CSTNode, evidence: tuple[str, ...] | list[str] = (), hint: str = "",
                volume: cst.CSTNode | None = None, work: "tuple[cst.CSTNode, ...] | list[cst.CSTNode]" = (),
-               severity: str | None = None, **fields: object) -> None:
+               severity: str | None = None, reached: str = "", **fields: object) -> None:
         """Record a finding on *node*, the message filled from *fields*, with the *evidence* chain
         (outermost first); *hint* (one of ``hints``) replaces the class-wide ``hint`` for this finding.
 
         *volume* (the collection whose size drives the work) and *work* (the
         per-item work) are the evidence its severity is judged on
-        (``verdicts.severity``); *severity* sets it outright.
+        (``verdicts.severity``); *reached* names the dependency when the shape
+        itself shows one (a failed result of a dependency call); *severity* sets it outright.
 
         Raises ValueError for a *hint* not in ``hints``: every help line a rule can print is
         class data, so tests/test_hints.py can hold each to 120 characters.
@@ -106,7 +108,7 @@ class Rule:
         if hint and hint not in self.hints.values():
             raise ValueError(f"{self.code}: hint {hint[:40]!r}... is not one of the rule's `hints`")
         self._sink.append(Report(self, node, self.message.format(**fields), tuple(evidence), hint, volume,
-                                 tuple(work), severity))
+                                 tuple(work), severity, reached))
 
     # Options that widen what the rule recognises: when one is set the text prefilter
     # cannot know the configured names, so the rule always runs.

@@ -34,6 +34,23 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
          "delete_one", "delete_many", "ainvoke", "acompletion", "completion", "embedding", "aembedding",
          ),
         None),
+    "dependency-verbs": (
+        "First words of a callee's name that say it reaches a dependency when its code is out of sight "
+        "(`fetch_user()` from a library or an undefined name); the project's own functions are read instead.",
+        ("fetch", "download", "upload", "send", "post", "publish", "notify", "request", "query", "crawl", "scrape",
+         "ping", "probe", "push", "pull", "call", "invoke", "sync", "deliver", "dispatch", "enqueue", "emit",
+         "http", "rpc", "grpc", "api", "remote", "webhook", "email", "mail", "sms", "store", "persist", "insert",
+         "delete", "update", "write", "save", "connect", "resolve", "lookup", "refresh", "hydrate", "load"),
+        None),
+    "dependency-errors": (
+        "Exceptions that only a failing dependency raises: a handler that catches one shows the `try` reaches it "
+        "(exceptions of a `dependency-modules` package count too).",
+        ("ConnectionError", "ConnectionResetError", "ConnectionRefusedError", "ConnectionAbortedError",
+         "BrokenPipeError", "TimeoutError", "asyncio.TimeoutError", "socket.timeout", "socket.error", "socket.gaierror",
+         "socket.herror", "OSError", "IOError", "EnvironmentError", "BufferError", "ssl.SSLError",
+         "concurrent.futures.TimeoutError", "urllib.error.URLError", "urllib.error.HTTPError", "http.client.HTTPException",
+         "subprocess.CalledProcessError", "subprocess.TimeoutExpired", "smtplib.SMTPException"),
+        None),
     "once-decorators": (
         "Decorators of functions that run once per process or by hand: CLI commands, start-up hooks, fixtures.",
         ("command", "group", "callback", "on_startup", "on_shutdown", "startup", "shutdown", "lifespan",

@@ -3,8 +3,8 @@
 | severity | when |
 | --- | --- |
 | ``high`` | input-driven volume reaches per-item dependency calls on a request or worker path, with no limit |
-| ``medium`` | part of that evidence is shown and nothing shows the hazard away |
-| ``low`` | the shape is there and evidence says it is small: the code runs once (import time, start-up, ``__main__``, a CLI command, a migration, a test), the per-item work calls no external dependency, or the volume is configured or fixed by the code |
+| ``medium`` | per-item dependency calls are evident, but where the volume comes from is not |
+| ``low`` | the shape is there, the evidence is not: no per-item dependency call is evident, the code runs once (import time, start-up, ``__main__``, a CLI command, a migration, a test), or the volume is configured or fixed by the code |
 
 Runs report ``medium`` and above unless ``min-severity`` says otherwise;
 the audit lists every severity.  Meta findings (BND0xx, BND9xx) are always
@@ -43,13 +43,11 @@ def judge(volume: str, dependency: str, runs: str, volume_why: str = "", depende
         return Severity(LOW, "the per-item work calls no external dependency")
     if volume in ("configured", "fixed"):
         return Severity(LOW, f"the volume is {volume}: {volume_why}" if volume_why else f"the volume is {volume}")
-    if volume == "input" and dependency == "yes":
-        return Severity(HIGH, f"{volume_why}; per item: {dependency_why}" if volume_why else dependency_why)
-    if dependency == "yes":
-        return Severity(MEDIUM, f"per item: {dependency_why}")
+    if dependency != "yes":
+        return Severity(LOW, "no per-item dependency call is evident")
     if volume == "input":
-        return Severity(MEDIUM, volume_why)
-    return Severity(MEDIUM, "")
+        return Severity(HIGH, f"{volume_why}; per item: {dependency_why}" if volume_why else dependency_why)
+    return Severity(MEDIUM, f"per item: {dependency_why}")
 
 
 def reported(level: str, minimum: str) -> bool:
@@ -86,5 +84,8 @@ def of_report(report, chain: list, ctx, path: str) -> Severity:
         kind, volume_why = volume.volume(report.volume, chain, ctx, path)
     else:
         kind, volume_why = volume.UNKNOWN, ""
-    found, why = dependency.reaches(report.work, chain, ctx) if report.work else (dependency.UNKNOWN, "")
+    if report.reached:
+        found, why = dependency.YES, report.reached
+    else:
+        found, why = dependency.reaches(report.work, chain, ctx) if report.work else (dependency.UNKNOWN, "")
     return judge(kind, found, runs, volume_why, why)

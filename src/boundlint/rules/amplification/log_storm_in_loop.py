@@ -4,10 +4,13 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.analysis.context import Context, Loop
-from boundlint.analysis.logging_calls import describe, log_call, rate_limited
+from boundlint.analysis.logging_calls import describe, log_call, rate_limited, stdout_print
 from boundlint.analysis.storms import handler_loop, loop_source
+from boundlint.analysis.failure_results import failure_branch
+from boundlint.facts.dependency import caught
 from boundlint.facts.placement import tried_body
-from boundlint.rules.amplification.log_storms import _LOGGERS_DOC, _LOOP_LOG_PREFILTER, _OPTIONS_DOC, loop_storms
+from boundlint.rules.amplification.log_storms import _LOGGERS_DOC, _LOOP_LOG_PREFILTER, _OPTIONS_DOC, loop_storms, result_loop
+from boundlint.rules.amplification.retry_without_backoff import spinning_retry
 from boundlint.rules.base import Example, Rule
 
 
@@ -21,7 +24,13 @@ class LogStormInLoop(Rule):
     ## What it does
     Flags a log call at warning level or above in an `except` handler inside a
     `for` / `async for` / `while` loop over an unbounded source: the handler
-    writes one log line per failed iteration.
+    writes one log line per failed iteration.  The same outside `except`,
+    under an `if` on a dependency's failed *result*: an exception that
+    `gather(..., return_exceptions=True)` returned
+    (`if isinstance(r, Exception)`), a task's `exception()`, an HTTP error
+    status (`resp.status_code == 429`, `>= 500`, `not resp.ok`, the `else`
+    of `if resp.is_success`), a full queue or buffer (`if outbox.full()`).
+    In a loop that spins (BND303's finding) a plain `print(...)` counts too.
 
     ## Why is this bad?
     Failures come in bursts.  When the dependency behind the loop goes down,
@@ -48,10 +57,21 @@ class LogStormInLoop(Rule):
       back to the failing call (BND303's finding), which logs once per spin;
     - a pause on the failing path: `time.sleep` / `asyncio.sleep` / anyio /
       trio sleep of at least 0.1 s (or of a computed delay), or
-      `Event.wait(timeout)`, in the handler or among the loop body's
-      statements, or an iterator that backs off before each round
-      (`async for ws in websockets.connect(uri)`, tenacity's `Retrying`),
-      so the loop writes at most a few lines a second;
+      `Event.wait(timeout)` (`stop_event.wait(interval)`), in the handler,
+      the `finally`, the loop's test, the `try`'s first statement, or the
+      loop body before or after the `try`, or an iterator that backs off
+      before each round (`async for ws in websockets.connect(uri)`,
+      tenacity's `Retrying`), so the loop writes at most a few lines a
+      second.  A pause only on the success path is none: at the end of the
+      `try`, in its `else`, after a handler that `continue`s, or under an
+      `if` that holds only when the `try` answered (`if resp is not None`);
+    - for a failed result: a loop over the results of a fixed fan-out
+      (`gather(a(), b(), return_exceptions=True)`), a loop over a literal,
+      a counter or once-only guard, a `break` / `return` / `raise` after the
+      log call, a pause in the branch; a check of local data
+      (`if not row.get("id")`) is no failed result;
+    - a counted loop: `while n < limit` with `n += 1`, or a countdown
+      `while ttl > 0` with `ttl -= 1`;
     - a loop that waits for a person each time (`input()`, `getpass()`,
       `prompt()`): a REPL writes one line per failed command;
     - a rate-limited logger or helper (see Options);
@@ -85,9 +105,9 @@ class LogStormInLoop(Rule):
                 while True:
                     message = consumer.poll()
                     try:
-                        handle(message)
-                    except ValueError:
-                        logger.exception("cannot handle %s", message.offset)  # error: BND301 col 13
+                        store.save(message)
+                    except ConnectionError:
+                        logger.exception("cannot store %s", message.offset)  # error: BND301 col 13
             """),
     )
     valid = (
@@ -137,19 +157,42 @@ class LogStormInLoop(Rule):
     )
 
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
-        if not ctx.frame.handlers or not ctx.frame.loops or _migration(ctx.path):
+        if not ctx.frame.loops or _migration(ctx.path):
+            return
+        if not ctx.frame.handlers:
+            self._failed_result(node, ctx)
             return
         log = log_call(node, ctx)
-        if log is None or rate_limited(log, ctx):
+        printed = stdout_print(node, ctx) if log is None else None
+        if (log is None and printed is None) or (log is not None and rate_limited(log, ctx)):
             return
         found = handler_loop(ctx)
         if found is None or found[1] is None:
             return
         handler, loop = found
-        if loop_storms(ctx, handler, loop):
-            tried = tried_body(ctx.ancestors, handler)
+        tried = tried_body(ctx.ancestors, handler)
+        work = (tried,) if tried is not None else ()
+        reached = caught(handler, ctx)
+        if printed is not None:
+            # a plain print is output like any other only where the loop spins (BND303's finding)
+            if spinning_retry(handler, ctx) is not None:
+                self.report(node, call=printed.text, what=describe(printed), loop=_loop_text(loop), volume=loop.iter,
+                            work=work, reached=reached)
+        elif loop_storms(ctx, handler, loop):
+            self.report(node, call=log.text, what=describe(log), loop=_loop_text(loop), volume=loop.iter, work=work,
+                        reached=reached)
+
+
+    def _failed_result(self, node: cst.Call, ctx: Context) -> None:
+        """A log call under an ``if`` on a failed result (``isinstance(r, Exception)``, a 429) in an unbounded loop."""
+        log = log_call(node, ctx)
+        if log is None or rate_limited(log, ctx):
+            return
+        branch = failure_branch(ctx)
+        loop = result_loop(ctx, branch) if branch is not None else None
+        if loop is not None:
             self.report(node, call=log.text, what=describe(log), loop=_loop_text(loop), volume=loop.iter,
-                        work=(tried,) if tried is not None else ())
+                        reached="a failed result of a dependency call")
 
 
 def _migration(path: str) -> bool:

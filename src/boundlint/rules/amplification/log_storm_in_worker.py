@@ -6,9 +6,12 @@ import libcst as cst
 from boundlint.analysis.context import Context
 from boundlint.analysis.logging_calls import LogCall, describe, log_call, rate_limited
 from boundlint.analysis.storms import function_node, guarded, handler_loop
+from boundlint.analysis.callbacks import callback_index
+from boundlint.analysis.failure_results import failure_branch, local_fault
 from boundlint.analysis.workers import worker_index
+from boundlint.facts.dependency import caught
 from boundlint.facts.placement import tried_body
-from boundlint.rules.amplification.log_storms import _LOGGERS_DOC, _OPTIONS_DOC, _WORKER_LOG_PREFILTER, loop_storms
+from boundlint.rules.amplification.log_storms import _LOGGERS_DOC, _OPTIONS_DOC, _WORKER_LOG_PREFILTER, loop_storms, result_loop
 from boundlint.rules.base import Example, Rule
 
 
@@ -21,7 +24,14 @@ class LogStormInWorker(Rule):
     `create_task` / `ensure_future` / `start_soon` / `run_in_executor` /
     `Thread(...).start()` in an unbounded loop, the function an executor
     `submit`s or `map`s over an unbounded collection.  The finding is on the
-    log call; the message names the fan-out site.
+    log call; the message names the fan-out site.  Outside `except`, a log
+    call under an `if` on a failed result counts the same (a 429, an
+    exception a task returned; see BND301).  Callbacks run per item too: a
+    done-callback attached to every task an unbounded loop (or a per-item
+    worker or handler) creates (`task.add_done_callback(report)`), and a
+    message handler registered with a broker (`client.on_message = handle`,
+    `message_callback_add(topic, handle)`, `on_message=` /
+    `on_message_callback=`, `callback=` / `cb=` of `subscribe` / `consume`).
 
     ## Why is this bad?
     When the dependency fails, every item's worker fails, so the fan-out
@@ -36,7 +46,13 @@ class LogStormInWorker(Rule):
     - a counter, sampling or once-only guard around the call (as in BND301);
     - a rate-limited logger or helper (see Options);
     - `debug` / `info` levels.  A `raise` after the log does not help: each
-      worker still logs before it raises.
+      worker still logs before it raises;
+    - a done-callback attached to one task, or to tasks made outside any
+      unbounded loop, or one that does not log (`running.discard`);
+    - in a message handler, an `except` that catches only errors of local
+      work on the message (`ValueError`, `KeyError`, `json.JSONDecodeError`,
+      `ValidationError` ...): a malformed message is its own fault, not a
+      failing dependency's.  `except Exception` counts.
 
     A log call in a loop inside the worker is BND301's finding, not this one.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
@@ -104,34 +120,49 @@ class LogStormInWorker(Rule):
 
     def __init__(self, sink):
         super().__init__(sink)
-        self._candidates: list[tuple[cst.Call, cst.CSTNode, LogCall, tuple]] = []
+        self._candidates: list[tuple[cst.Call, cst.CSTNode, LogCall, cst.ExceptHandler | None, tuple]] = []
+
+    def visit_Assign(self, node: cst.Assign, ctx: Context) -> None:
+        callback_index(ctx).note_assign(node, ctx)
 
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
         worker_index(ctx).note_call(node, ctx)
-        if not ctx.frame.handlers:
-            return
+        callback_index(ctx).note_call(node, ctx)
         log = log_call(node, ctx)
         if log is None or rate_limited(log, ctx):
             return
-        found = handler_loop(ctx)
-        if found is None:
-            return
-        handler, loop = found
-        if loop is not None and loop_storms(ctx, handler, loop):
-            return  # BND301 reports it
+        handler = None
+        if ctx.frame.handlers:
+            found = handler_loop(ctx)
+            if found is None:
+                return
+            handler, loop = found
+            if loop is not None and loop_storms(ctx, handler, loop):
+                return  # BND301 reports it
+        else:
+            branch = failure_branch(ctx)  # a failed result outside `except`: a 429, an exception gather returned
+            if branch is None or result_loop(ctx, branch) is not None:
+                return  # nothing failed, or BND301 reports it
         func = function_node(ctx)
         if func is None or guarded(ctx, func, func):
             return
-        tried = tried_body(ctx.ancestors, handler)
-        self._candidates.append((node, func, log, (tried,) if tried is not None else ()))
+        tried = tried_body(ctx.ancestors, handler) if handler is not None else None
+        self._candidates.append((node, func, log, handler, (tried,) if tried is not None else ()))
 
     def leave_Module(self, node: cst.Module, ctx: Context) -> None:
-        index = worker_index(ctx)
-        for call, func, log, work in self._candidates:
+        index, callbacks = worker_index(ctx), callback_index(ctx)
+        for call, func, log, handler, work in self._candidates:
             site = index.site_of(func)
-            if site is not None:
-                self.report(call, call=log.text, what=describe(log), worker=_func_name(func), site=site.describe(),
-                            work=work, volume=site.volume)
+            reached = caught(handler, ctx) if handler is not None else "a failed result of a dependency call"
+            if site is None:
+                found = callbacks.site_of(func)
+                if found is None or (found[1] and handler is not None and local_fault(handler)):
+                    continue  # a message handler's parse error is the message's fault, not the dependency's
+                site = found[0]
+                reached = reached or "the failure of a task or message it is called back for"
+            self.report(call, call=log.text, what=describe(log), worker=_func_name(func), site=site.describe(),
+                        work=work, volume=getattr(site, "volume", None),
+                        reached=reached)
         self._candidates.clear()
 
 

@@ -8,7 +8,8 @@ import libcst as cst
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.limits import iter_nodes
 from boundlint.analysis.names import dotted
-from boundlint.analysis.storms import loop_storm_limit
+from boundlint.analysis.failure_results import FailureBranch, fanout_results_bounded
+from boundlint.analysis.storms import exits_after, guarded, iterations_bounded, loop_storm_limit, paced
 from boundlint.analysis.workers import SPAWN_RE
 from boundlint.rules.amplification.retry_without_backoff import _PROMPTS, spinning_retry
 
@@ -30,9 +31,13 @@ _LOGGERS_DOC = """
 # and a loop (BND301) or a fan-out call (BND302).
 # Each an AND of cheap searches (a substring first), never one pattern of lookaheads,
 # which backtracks over the whole file once per alternative.
-_LOGS = re.compile(r"\.\s*a?(?:warning|warn|error|exception|critical|fatal|log)\b|\bprint_exc\b|\bprint_exception\b|\bstderr\b")
-_LOOP_LOG_PREFILTER = ("except", _LOGS, re.compile(r"\b(?:for|while)\b"))
-_WORKER_LOG_PREFILTER = ("except", _LOGS, SPAWN_RE)
+_LOGS = re.compile(r"\.\s*a?(?:warning|warn|error|exception|critical|fatal|log)\b|\bprint_exc\b|\bprint\s*\(|\bprint_exception\b|\bstderr\b")
+# A failure a handler catches, or a failed result an `if` tests (failure_results): isinstance, a status, a full buffer.
+_FAILURE = re.compile(r"\bexcept\b|\bisinstance\b|\.exception\(|status|\.ok\b|\bis_\w*error\b|full")
+_LOOP_LOG_PREFILTER = (_FAILURE, _LOGS, re.compile(r"\b(?:for|while)\b"))
+# a fan-out, a done-callback or a message handler's registration
+_PER_ITEM = re.compile(SPAWN_RE.pattern + r"|add_done_callback|on_message|message_callback|\b(?:p?subscribe|consume)\b")
+_WORKER_LOG_PREFILTER = (_FAILURE, _LOGS, _PER_ITEM)
 _OPTIONS_DOC = """
     ## Options
     In `[tool.boundlint.amplification]`: `logger-names` adds logger names;
@@ -52,6 +57,41 @@ def loop_storms(ctx: Context, handler: cst.ExceptHandler, loop: Loop) -> bool:
     if limit is None:
         return not _waits_for_user(loop.node, ctx)
     return limit.startswith("a retry") and spinning_retry(handler, ctx) is not None
+
+
+def result_loop(ctx: Context, branch: FailureBranch) -> Loop | None:
+    """The unbounded loop in which *branch* (an ``if`` on a failed result) logs once per failed iteration, or None.
+
+    The innermost loop of the function around the ``if`` that runs an
+    unbounded number of times and does not walk the results of a fixed
+    fan-out (``gather(a(), b())``); None when a counter, sampling or
+    once-only guard, an exit right after the log call, or a pause in the
+    branch or among the loop body's statements limits it, or when each
+    iteration waits for a person.
+    """
+    at = _index(ctx, branch.node)
+    for loop in reversed(ctx.frame.loops):
+        anchor = loop.owner if loop.kind == "comp" and loop.owner is not None else loop.node
+        if _index(ctx, anchor) >= at:
+            continue
+        if iterations_bounded(loop, ctx) is not None or fanout_results_bounded(loop, ctx):
+            return None
+        if guarded(ctx, loop.node, loop.node) or exits_after(ctx, branch.node):
+            return None
+        taken = branch.node.body if branch.in_body else branch.node.orelse
+        body = getattr(loop.node, "body", None)
+        top = [s for s in body.body if isinstance(s, cst.SimpleStatementLine)] if isinstance(body, cst.IndentedBlock) else []
+        if paced([taken, *top], ctx) or _waits_for_user(loop.node, ctx):
+            return None
+        return loop
+    return None
+
+
+def _index(ctx: Context, node: cst.CSTNode) -> int:
+    for i in range(len(ctx.ancestors) - 1, -1, -1):
+        if ctx.ancestors[i] is node:
+            return i
+    return -1
 
 
 def _waits_for_user(loop_node: cst.CSTNode, ctx: Context) -> bool:

@@ -8,8 +8,10 @@ import libcst as cst
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.limits import iter_nodes
 from boundlint.analysis.names import dotted
+from boundlint.analysis.pacing import skipped_pause, where
 from boundlint.analysis.storms import iterations_bounded, paced, retry_decorated, try_stops_loop
 from boundlint.analysis.walk import children
+from boundlint.facts.dependency import caught
 from boundlint.rules.base import Example, Rule, short
 
 # Not failures of a dependency: a timeout or empty/full queue (the call already waited, or the
@@ -31,7 +33,12 @@ class RetryWithoutBackoff(Rule):
     last statement, inside any `with`, is an `async for`, a `while`, or a
     `for` over `listen()` / `consume()` / `subscribe()` ...), that goes
     straight back to the failing call, by `continue` or by falling through,
-    with no sleep or backoff on the way.
+    with no sleep or backoff on the way.  Also the `except` of any endless
+    polling or worker loop whose pause runs only on the success path: at
+    the end of the `try`, in its `else`, after a handler that `continue`s,
+    or under an `if` that holds only when the `try` answered (`if resp is
+    not None: ...; time.sleep(30)`).  When the dependency is down, each
+    failed round skips the pause and the loop spins.
 
     ## Why is this bad?
     A retry with no pause is a hot spin.  When the dependency is down, the
@@ -40,14 +47,19 @@ class RetryWithoutBackoff(Rule):
     the same thing makes recovery impossible (a retry storm).
 
     ## What counts as a limit
-    - a pause anywhere in the loop: `time.sleep`, `asyncio.sleep`,
+    - a pause on the failing path: `time.sleep`, `asyncio.sleep`,
       `anyio.sleep`, `trio.sleep` of at least 0.1 s (or of a computed delay),
-      `Event.wait(timeout)`, a `backoff` helper, or a helper from another
-      module of the project that sleeps on every call (the `sleeps` table
-      names the pauses: `boundlint tables sleeps`);
+      `Event.wait(timeout)` (`stop_event.wait(interval)`), a `backoff`
+      helper, or a helper from another module of the project that sleeps on
+      every call (the `sleeps` table names the pauses: `boundlint tables
+      sleeps`), in the handler, the `finally`, the loop's test, the `try`'s
+      first statement, or the loop body before or after the `try` (not
+      behind a `continue`, nor under an `if` that holds only on success);
+      a retry loop with no pause anywhere is the first shape, a pause that
+      only the success path reaches is the second;
     - a tenacity, backoff or stamina retry decorator on the function;
     - a bounded loop (a constant `range`, a `while n < limit` counter that
-      the loop increments), or a handler that can leave the loop (a
+      the loop increments, a `while ttl > 0` countdown), or a handler that can leave the loop (a
       `raise`, `return` or `break` anywhere in it, e.g. once a counter
       reaches its limit);
     - a handler for a timeout or an empty queue (`TimeoutError`,
@@ -63,7 +75,7 @@ class RetryWithoutBackoff(Rule):
     """
     code, name = "BND303", "retry-without-backoff"
     prefilter = ("except", re.compile(r"\b(?:while|count|repeat|cycle)\b"))
-    message = "`except {error}` sends `{loop}` straight back to `{call}` with no sleep or backoff"
+    message = "`except {error}` sends `{loop}` straight back to `{call}` with no sleep or backoff{skipped}"
     hint = "wait before retrying: exponential backoff with jitter (tenacity, backoff, stamina) and a cap on attempts"
     invalid = (
         Example("reconnect_spin", """
@@ -75,6 +87,17 @@ class RetryWithoutBackoff(Rule):
                         return psycopg2.connect(dsn)
                     except psycopg2.OperationalError:  # error: BND303 col 9
                         continue
+            """),
+        Example("pause_on_success_only", """
+            import threading
+
+            def sync_forever(client, stop: threading.Event):
+                while not stop.is_set():
+                    try:
+                        client.sync()
+                        stop.wait(60)
+                    except ConnectionError:  # error: BND303 col 9
+                        pass
             """),
     )
     valid = (
@@ -93,21 +116,41 @@ class RetryWithoutBackoff(Rule):
                         time.sleep(delay + random.random() * delay)
                         delay = min(delay * 2, 30)
             """),
+        Example("pause_in_finally", """
+            import threading
+
+            def sync_forever(client, stop: threading.Event):
+                while not stop.is_set():
+                    try:
+                        client.sync()
+                    except ConnectionError:
+                        pass
+                    finally:
+                        stop.wait(60)
+            """),
     )
 
     def visit_ExceptHandler(self, node: cst.ExceptHandler, ctx: Context) -> None:
         found = spinning_retry(node, ctx)
         if found is not None:
-            loop, call = found
+            loop, call, pause = found
             error = short(node.type, 60) if node.type is not None else "BaseException"
-            self.report(node, error=error, loop=_loop_head(loop), call=short(call.func) + "(...)", work=(call,),
-                        volume=loop.iter)
+            evidence = (f"`{short(pause)}` runs only when the `try` succeeds ({where(ctx, pause)})",) if pause is not None else ()
+            skipped = f" (`{short(pause)}` runs only on success)" if pause is not None else ""
+            self.report(node, evidence, error=error, loop=_loop_head(loop), call=short(call.func) + "(...)", skipped=skipped,
+                        work=(call,), volume=loop.iter, reached=caught(node, ctx))
 
 
-def spinning_retry(handler: cst.ExceptHandler, ctx: Context) -> tuple[Loop, cst.Call] | None:
-    """``(loop, retried call)`` when *handler* sends an endless retry loop straight back to its call, else None.
+def spinning_retry(handler: cst.ExceptHandler, ctx: Context) -> tuple[Loop, cst.Call, cst.Call | None] | None:
+    """``(loop, retried call, skipped pause)`` when *handler* sends an endless loop straight back to its call, else None.
 
-    Works at the handler or anywhere inside it (the handler is found among ``ctx.ancestors``).
+    Two shapes: a retry or reconnect loop (see ``_retry_shape``) with no
+    pause at all, and any endless loop (a polling or worker loop too) whose
+    pauses all sit off the failing path (``pacing.skipped_pause``: at the
+    end of the ``try``, in its ``else``, after a handler that ``continue``s,
+    under an ``if`` that holds only on success); the third item is that
+    pause, None for the first shape.  Works at the handler or anywhere
+    inside it (the handler is found among ``ctx.ancestors``).
     """
     at = next((i for i in range(len(ctx.ancestors) - 1, -1, -1) if ctx.ancestors[i] is handler), len(ctx.ancestors))
     ancestors = ctx.ancestors[:at]
@@ -117,14 +160,17 @@ def spinning_retry(handler: cst.ExceptHandler, ctx: Context) -> tuple[Loop, cst.
     try_node, block = ancestors[-1], ancestors[-2]
     if ancestors[-3] is not loop.node or getattr(loop.node, "body", None) is not block:
         return None  # the try is not a statement of the loop body
-    if not _endless(loop, ctx) or not _retry_shape(loop, try_node):
+    if not _endless(loop, ctx) or not isinstance(try_node, cst.Try):
         return None
     if _handler_leaves(handler) or _waiting_error(handler) or _prompts(loop.node, ctx) or _changes_attempt(handler, try_node, block):
         return None
     call = next((n for n in iter_nodes(try_node.body) if isinstance(n, cst.Call)), None)
-    if call is None or paced([loop.node], ctx) or retry_decorated(ctx):
+    if call is None or retry_decorated(ctx):
         return None
-    return loop, call
+    if not paced([loop.node], ctx) and _retry_shape(loop, try_node):
+        return loop, call, None
+    pause = skipped_pause(loop, try_node, handler, ctx)
+    return (loop, call, pause) if pause is not None else None
 
 
 def _endless(loop: Loop, ctx: Context) -> bool:
@@ -247,6 +293,7 @@ def _changes_attempt(handler: cst.ExceptHandler, try_node: cst.CSTNode, block: c
                 if key:
                     written.add(key)
     roots_written = {k.split(".", 1)[0] for k in written if "." in k}
+    written -= _results(try_node.body)  # `resp = None` before `try: resp = get()` resets a result, not an input
     for n in iter_nodes(try_node.body):
         if isinstance(n, (cst.Name, cst.Attribute)) and dotted(n) in written:
             return True
@@ -255,3 +302,17 @@ def _changes_attempt(handler: cst.ExceptHandler, try_node: cst.CSTNode, block: c
         if isinstance(n, cst.Arg) and isinstance(n.value, cst.Name) and n.value.value in roots_written:
             return True  # the call is handed the object whose state the loop changed (fromtarfile(self))
     return False
+
+
+def _results(block: cst.CSTNode) -> set[str]:
+    """Names that *block* only assigns (``resp = get()``) and never reads: what the attempt produces, not its input."""
+    targets: set[int] = set()
+    bound: set[str] = set()
+    for n in iter_nodes(block):
+        if isinstance(n, cst.Assign):
+            for t in n.targets:
+                if isinstance(t.target, cst.Name):
+                    targets.add(id(t.target))
+                    bound.add(t.target.value)
+    read = {n.value for n in iter_nodes(block) if isinstance(n, cst.Name) and id(n) not in targets}
+    return bound - read

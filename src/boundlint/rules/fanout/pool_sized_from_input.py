@@ -86,7 +86,8 @@ class PoolSizedFromInput(Rule):
                 self._used.add(id(ctor))
                 _, size, chain = self._pending[id(ctor)]
                 self.report(node, chain, call=_spawn_text(node, spawn.receiver), size=short(size), volume=size,
-                            work=(node,) if spawn.target is None else (node, spawn.target))
+                            work=(node,) if spawn.target is None else (node, spawn.target),
+                            reached="one pool thread or process per item")
             return
         if executor_constructor(node, ctx) is node:
             self._consider(node, ctx)
@@ -105,13 +106,13 @@ class PoolSizedFromInput(Rule):
     def leave_FunctionDef(self, node: cst.FunctionDef, ctx: Context) -> None:
         for key, (ctor, size, chain) in list(self._pending.items()):
             if key not in self._used and _inside(ctor, node):
-                self.report(ctor, chain, call=short(ctor.func) + "(...)", size=short(size), volume=size)
+                self.report(ctor, chain, call=short(ctor.func) + "(...)", size=short(size), volume=size, reached="one pool thread or process per item")
                 del self._pending[key]
 
     def leave_Module(self, node: cst.Module, ctx: Context) -> None:
         for key, (ctor, size, chain) in self._pending.items():
             if key not in self._used:
-                self.report(ctor, chain, call=short(ctor.func) + "(...)", size=short(size), volume=size)
+                self.report(ctor, chain, call=short(ctor.func) + "(...)", size=short(size), volume=size, reached="one pool thread or process per item")
         self._pending.clear()
 
 

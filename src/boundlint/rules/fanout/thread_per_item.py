@@ -57,4 +57,5 @@ class ThreadPerItem(Rule):
         if found is not None and limit is None:
             unit = "process" if "Process" in spawn.api else "thread"
             self.report(node, limiter_chain(node, spawn.target, ctx), call=spawn.api + "()", source=found.source, unit=unit,
-                        volume=found.loop.iter, work=(node,) if spawn.target is None else (node, spawn.target))
+                        volume=found.loop.iter, work=(node,) if spawn.target is None else (node, spawn.target),
+                        reached=f"one OS {unit} per item")

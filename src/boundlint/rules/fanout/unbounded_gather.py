@@ -40,10 +40,10 @@ class UnboundedGather(Rule):
         Example("list_built_in_loop", """
             import asyncio
 
-            async def build_all(sources):
+            async def upload_all(client, files):
                 jobs = []
-                for src in sources:
-                    jobs.append(compile_one(src))
+                for f in files:
+                    jobs.append(client.post("/upload", content=f))
                 await asyncio.gather(*jobs)  # error: BND101 col 11
             """),
     )
@@ -90,7 +90,10 @@ class UnboundedGather(Rule):
             if built is None:
                 chain = _callers_spawn(expr, ctx)
                 if chain:
-                    self.report(node, chain, call=short(node.func) + "(...)", source=short(expr), volume=expr, work=(expr,))
+                    reached = ctx.project.ask("spawn_sources", ctx.project.ref(None, ctx.function_qualname()), expr.value,
+                                              "dependency")
+                    self.report(node, chain, call=short(node.func) + "(...)", source=short(expr), volume=("input", chain[0]),
+                                reached=reached or "")
                     return
                 continue
             if self._bounded(built, ctx, node):

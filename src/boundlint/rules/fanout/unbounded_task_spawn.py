@@ -47,7 +47,7 @@ class UnboundedTaskSpawn(Rule):
 
             async def serve(tg: TaskGroup, subscription):
                 async for run in subscription:
-                    tg.start_soon(execute, run)  # error: BND102 col 9
+                    tg.start_soon(fetch_artifacts, run)  # error: BND102 col 9
             """),
     )
     valid = (
