@@ -183,8 +183,17 @@ def spawn_sources(index: ProjectIndex, ref: str, param: str) -> list[str] | None
     return None
 
 
-def per_item_callers(index: ProjectIndex, ref: str) -> list[str] | None:
-    """A chain when some caller calls *ref* once per item of an unbounded loop; else None."""
+def per_item_callers(index: ProjectIndex, ref: str, passes: bool = False, fanout: bool | None = None) -> list[str] | None:
+    """A chain when a caller in another module runs *ref* once per item of an unbounded loop or fan-out; else None.
+
+    Counts a call in a ``for`` loop or comprehension over the caller's input
+    (a parameter), and a function handed to a pool per item
+    (``pool.map(fetch, urls)``, ``executor.submit(fetch, u)`` in such a loop).
+    With *passes*, also a call on every pass of a ``while`` loop that does not
+    pause among its own statements (a consumer's loop: one pass per message).
+    *fanout*: True keeps only concurrent runs (a pool, a gather), False only
+    the others, None both.
+    """
     found = index.function(ref)
     if found is None:
         return None
@@ -193,9 +202,18 @@ def per_item_callers(index: ProjectIndex, ref: str) -> list[str] | None:
         if caller_entry is entry:
             continue  # the module's own loops are judged where they are, with all they show
         loop = call["loop"]
-        if loop is None or loop["bounded"] or loop["text"] == "while" or loop["src"] is None:
+        if loop is None or loop["bounded"] or (fanout is not None and bool(loop.get("via")) != fanout):
+            continue
+        where = index.where(caller_entry, call["line"])
+        if loop["text"] == "while":
+            if passes and not loop.get("paced"):
+                return [f"`{caller}()` calls `{name}()` on every pass of a `while` loop that does not pause ({where})"]
+            continue
+        if loop["src"] is None:
             continue  # volume must come from the caller's input: a loop over its own lookups is not evidence
-        return [f"`{caller}()` calls `{name}()` per item of `{loop['text']}` ({index.where(caller_entry, call['line'])})"]
+        if loop.get("via"):
+            return [f"`{caller}()` runs `{name}()` per item of `{loop['text']}` through `{loop['via']}` ({where})"]
+        return [f"`{caller}()` calls `{name}()` per item of `{loop['text']}` ({where})"]
     return None
 
 

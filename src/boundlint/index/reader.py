@@ -113,6 +113,7 @@ class FunctionReader:
         self.defaults = self._defaults()
         self.binds: dict[str, dict] = {}
         self.loop_vars: dict[str, dict] = {}
+        self._gathered: dict[int, str] = {}  # id of a comprehension a gather() unpacks -> that call's text
         self.out: dict = {"line": func.lineno, "params": self.params, "method": owner is not None,
                           "limiter": None, "with_calls": [], "client": None, "client_call": None, "clients": [],
                           "len_checked": [], "pauses": False, "pause_calls": [], "raises": False, "batches": None,
@@ -151,6 +152,9 @@ class FunctionReader:
             return None
         if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("list", "tuple", "set", "sorted") and expr.args:
             return self.prov(expr.args[0], depth + 1)
+        if (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and not expr.args
+                and expr.func.attr in ("items", "keys", "values")):
+            return self.prov(expr.func.value, depth + 1)  # samples.items(): as many as the mapping holds
         return None
 
     # -- the pass ----------------------------------------------------------------
@@ -242,7 +246,9 @@ class FunctionReader:
             return
         if isinstance(stmt, ast.While):
             self._exprs(stmt.test, loop)
-            self._statements(stmt.body, {"src": None, "text": "while", "bounded": False, "line": stmt.lineno})
+            # paced: a pause among the body's own statements (or its try's finally) makes it one pass per period
+            self._statements(stmt.body, {"src": None, "text": "while", "bounded": False, "line": stmt.lineno,
+                                         "paced": _paced(stmt.body)})
             self._statements(stmt.orelse, loop)
             return
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
@@ -328,6 +334,8 @@ class FunctionReader:
                 gen = node.generators[0]
                 stack.append(gen.iter)
                 inner = self._loop(gen.iter, node.lineno)
+                if id(node) in self._gathered:
+                    inner["via"] = self._gathered[id(node)]  # gather(*(fetch(u) for u in urls)): concurrent
                 if isinstance(gen.target, ast.Name):
                     self.loop_vars[gen.target.id] = {"item": inner["src"]}
                 for part in ([node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]):
@@ -365,13 +373,84 @@ class FunctionReader:
             self.out["clients"].append([made, call.lineno, call.col_offset + 1])
         if _is_const_batch(call, self):
             self.out["batches"] = self.out["batches"] or "fixed-size batches"
+        self._worker_pass(call, short, made, loop)
+        if short in _GATHERS:
+            for arg in call.args:
+                value = arg.value if isinstance(arg, ast.Starred) else arg
+                if isinstance(value, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+                    self._gathered[id(value)] = f"{name or short}(...)"
         if made is None or made.split(".", 1)[0] in _STDLIB:
             return
         record = {"ref": made, "line": call.lineno, "col": call.col_offset + 1,
                   "args": [self.prov(a) for a in call.args],
                   "kwargs": {kw.arg: self.prov(kw.value) for kw in call.keywords if kw.arg},
-                  "loop": None if loop is None else {k: loop[k] for k in ("src", "text", "bounded", "line")}}
+                  "loop": None if loop is None else {k: loop[k] for k in _LOOP_KEYS if k in loop}}
         self.out["calls"].append(record)
+
+    def _worker_pass(self, call: ast.Call, short: str, made: str | None, loop: dict | None) -> None:
+        """Record a project function handed to a pool or thread per item (``pool.map(fetch, urls)``,
+        ``executor.submit(fetch, u)`` in a loop) as a call of it, with ``via`` naming the fan-out."""
+        if made in _TO_THREAD:
+            position = 0
+        elif isinstance(call.func, ast.Attribute) and short in _WORKER_METHODS:
+            position = 1 if short == "run_in_executor" else 0
+        else:
+            return
+        args = [a for a in call.args if not isinstance(a, ast.Starred)]
+        if len(args) <= position:
+            return
+        target = args[position]
+        if isinstance(target, ast.Call) and (dotted(target.func) or "").rsplit(".", 1)[-1] == "partial" and target.args:
+            target = target.args[0]  # partial(fetch, session)
+        worker = self.ref(target) if isinstance(target, (ast.Name, ast.Attribute)) else None
+        if worker is None or worker.split(".", 1)[0] in _STDLIB:
+            return
+        if short in _MAP_METHODS:
+            if len(args) <= position + 1:
+                return
+            items = args[position + 1]
+            runs = self._loop(items, call.lineno)
+            item_args = [{"item": runs["src"]} if runs["src"] else None]
+        elif loop is not None:
+            runs = loop  # one submit per pass of the enclosing loop
+            item_args = [self.prov(a) for a in args[position + 1:]]
+        else:
+            return  # handed over once: one run, not one per item
+        runs = {**{k: runs[k] for k in _LOOP_KEYS if k in runs}, "via": f"{dotted(call.func) or short}(...)"}
+        self.out["calls"].append({"ref": worker, "line": call.lineno, "col": call.col_offset + 1, "args": item_args,
+                                  "kwargs": {}, "loop": runs})
+
+
+# what a call record keeps of its loop; ``via`` names the fan-out that runs the call concurrently
+_LOOP_KEYS = ("src", "text", "bounded", "line", "paced", "via")
+_GATHERS = frozenset({"gather", "wait", "as_completed"})
+_MAP_METHODS = frozenset({"map", "imap", "imap_unordered", "starmap", "map_async", "starmap_async"})
+_WORKER_METHODS = _MAP_METHODS | {"submit", "run_in_executor", "apply_async"}
+_TO_THREAD = frozenset({"asyncio.to_thread", "anyio.to_thread.run_sync", "trio.to_thread.run_sync"})
+
+
+def _paced(body: list[ast.stmt]) -> bool:
+    """A sleep of at least 0.1 s among a loop body's own statements or in a ``try``'s ``finally`` there."""
+    for stmt in body:
+        blocks = [[stmt]]
+        if isinstance(stmt, ast.Try):
+            blocks = [stmt.finalbody]
+        for block in blocks:
+            for inner in block:
+                value = inner.value if isinstance(inner, ast.Expr) else None
+                value = value.value if isinstance(value, ast.Await) else value
+                if isinstance(value, ast.Call) and _sleep_name(value) and not _short_sleep(value):
+                    return True
+    return False
+
+
+def _sleep_name(call: ast.Call) -> bool:
+    """``time.sleep(5)``, ``await asyncio.sleep(5)``, ``stop.wait(60)`` (an event's timed wait; not ``asyncio.wait``)."""
+    name = dotted(call.func) or ""
+    last = name.rsplit(".", 1)[-1]
+    if last == "wait":
+        return bool(call.args or call.keywords) and not name.startswith("asyncio.")
+    return last == "sleep" or name in tables.table("sleeps")
 
 
 def _short_text(expr: ast.AST) -> str:
