@@ -247,8 +247,9 @@ class FunctionReader:
         if isinstance(stmt, ast.While):
             self._exprs(stmt.test, loop)
             # paced: a pause among the body's own statements (or its try's finally) makes it one pass per period
-            self._statements(stmt.body, {"src": None, "text": "while", "bounded": False, "line": stmt.lineno,
-                                         "paced": _paced(stmt.body)})
+            # a retry loop that returns or breaks once its try succeeds runs its work once, not per pass
+            self._statements(stmt.body, {"src": None, "text": "while", "bounded": _failover(stmt.body),
+                                         "line": stmt.lineno, "paced": _paced(stmt.body)})
             self._statements(stmt.orelse, loop)
             return
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
