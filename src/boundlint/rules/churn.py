@@ -63,6 +63,8 @@ def note_loop_call(looped: dict[int, list[tuple[str, str, bool, cst.Call]]], nod
     loop = _innermost_unbounded(ctx)
     if loop is None or (loop.kind == "while" and paced_loop(loop, ctx)):
         return  # a periodic loop builds one per period
+    if loop.kind == "while" and loop.test is not None and any(a is loop.test for a in (*ctx.ancestors, node)):
+        return  # `while probe(port):` searches until the helper answers; it is not work per item
     if loop.kind in ("for", "while") and leaves_on_success(getattr(loop.node, "body", None)):
         return  # a failover or retry loop: it stops at the first call that works
     caller = function_node(ctx)
