@@ -196,15 +196,18 @@ def _opaque(expr: cst.BaseExpression, ctx: Context) -> bool:
 
 
 def _union_shape(args: Iterable[cst.BaseExpression], ctx: Context, depth: int, free_form: bool = False) -> Shape | None:
-    found = None
+    """The union's first uncapped collection (a typed one before a free-form mapping), else its first capped one."""
+    found = loose = None
     for arg in args:
         shape = annotation_shape(arg, ctx, depth + 1, free_form)
         if shape is None:
             continue
-        if shape.limit is None:
+        if shape.limit is None and not shape.free_form:
             return shape
+        if shape.limit is None:
+            loose = loose or shape  # `Mapping[str, object] | Sequence[object]`: the sequence decides
         found = found or shape
-    return found
+    return loose or found
 
 
 def _alias_shape(name: cst.Name, ctx: Context, depth: int, free_form: bool = False) -> Shape | None:
