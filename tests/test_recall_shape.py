@@ -31,11 +31,12 @@ def _check(tmp_path: Path, name: str, *args: str) -> list[dict]:
 
 def test_free_form_mapping_of_a_request_model_names_the_route_in_another_module(tmp_path):
     found = _check(tmp_path, "job_service")
+    # JobSpec.context is capped by a validator in validators.py that rejects it when its JSON is too large
     assert [(f["path"].replace("\\", "/"), f["line"], f["column"], f["code"]) for f in found] == [
-        ("job_service/schemas.py", 15, 5, "BND201")]
+        ("job_service/schemas.py", 17, 5, "BND201"), ("job_service/schemas.py", 21, 5, "BND201")]
     assert found[0]["message"] == "request field `JobSpec.labels` (`dict[str, Any]`) accepts any number of keys"
     assert found[0]["evidence"] == [
-        "request field `JobSpec.labels` (job_service/schemas.py:15)",
+        "request field `JobSpec.labels` (job_service/schemas.py:17)",
         "parameter `spec` of `create_job()` POST /jobs (job_service/api.py:11)",
     ]
 
@@ -112,3 +113,22 @@ def test_index_records_pool_runs_gathers_and_paced_loops():
     assert [(c["ref"], c["loop"]["via"]) for c in gathered] == [("agent.net.fetch", "asyncio.gather(...)")]
     periodic = summary["functions"]["periodic"]["calls"]
     assert periodic[0]["loop"] == {"src": None, "text": "while", "bounded": False, "line": 20, "paced": True}
+
+
+def test_index_reads_a_size_check_through_a_helper():
+    summary = summarize(textwrap.dedent("""
+        import json
+
+
+        def reject_large(value, limit):
+            size = len(json.dumps(value).encode())
+            if size > limit:
+                raise ValueError("too large")
+
+
+        def small(value):
+            reject_large(value, 100)
+            return value
+        """), "app.validators", False)
+    assert summary["functions"]["reject_large"]["size_checked"] == ["value"]
+    assert summary["functions"]["small"]["size_checked"] == []

@@ -217,6 +217,29 @@ def per_item_callers(index: ProjectIndex, ref: str, passes: bool = False, fanout
     return None
 
 
+def size_checked(index: ProjectIndex, ref: str, position: int = 0, depth: int = 0) -> str | None:
+    """``"`f` (path:line)"`` when the project function *ref* rejects its *position*-th argument (``self``
+    not counted) once its length or serialised size is too large, itself or through a helper it passes
+    that argument to (``validate(v)`` -> ``check_size(v, MAX)``); else None."""
+    found = index.function(ref)
+    if found is None or depth > _DEPTH:
+        return None
+    entry, name, facts = found
+    params = facts["params"][1:] if facts["method"] else facts["params"]
+    if position >= len(params):
+        return None
+    param = params[position]
+    if param in facts.get("size_checked", ()) or param in facts["len_checked"]:
+        return f"`{name}` ({index.where(entry, facts['line'])})"
+    for call in facts["calls"]:
+        if call["loop"] is not None:
+            continue
+        for at, prov in enumerate(call["args"]):
+            if prov == {"param": param} and size_checked(index, call["ref"], at, depth + 1):
+                return f"`{name}` ({index.where(entry, facts['line'])})"
+    return None
+
+
 def instance_of(index: ProjectIndex, ref: str) -> str | None:
     """The ref of the class or factory a module-level name *ref* was built by (``SLOTS = asyncio.Semaphore(8)``)."""
     found = index.resolve(ref)
@@ -229,5 +252,5 @@ QUERIES: dict[str, Callable] = {
     "instance_of": instance_of,
     "limiter": limiter, "len_checked": len_checked, "client_factory": client_factory, "pauses": pauses,
     "batches": batches, "configured": configured, "class_uses": class_uses, "spawn_sources": spawn_sources,
-    "per_item_callers": per_item_callers,
+    "per_item_callers": per_item_callers, "size_checked": size_checked,
 }

@@ -117,7 +117,9 @@ class FunctionReader:
         self.out: dict = {"line": func.lineno, "params": self.params, "method": owner is not None,
                           "limiter": None, "with_calls": [], "client": None, "client_call": None, "clients": [],
                           "len_checked": [], "pauses": False, "pause_calls": [], "raises": False, "batches": None,
-                          "calls": [], "route": None, "inputs": [], "outputs": [], "cached": False, "built": []}
+                          "calls": [], "route": None, "inputs": [], "outputs": [], "cached": False, "built": [],
+                          "size_checked": []}
+        self.sizes: dict[str, str] = {}  # size = len(json.dumps(params)): local name -> the parameter it measures
 
     def _defaults(self) -> dict[str, ast.AST]:
         args = self.func.args
@@ -176,6 +178,7 @@ class FunctionReader:
                     elif made is not None:
                         self.out["client_call"] = made
         self.out["len_checked"] = sorted(set(self.out["len_checked"]))
+        self.out["size_checked"] = sorted(set(self.out["size_checked"]))
         return self.out
 
     def _route(self) -> None:
@@ -262,6 +265,9 @@ class FunctionReader:
             keys = _rejected_keys(stmt.test)
             if keys and _terminates(stmt.body):
                 self.out["len_checked"].extend(k for k in keys if k.split(".", 1)[0] in self.params)
+            measured = self._size_rejected(stmt.test)
+            if measured and _terminates(stmt.body):
+                self.out["size_checked"].append(measured)
             self._exprs(stmt.test, loop)
             self._statements(stmt.body, loop)
             self._statements(stmt.orelse, loop)
@@ -272,6 +278,9 @@ class FunctionReader:
                     self.out["len_checked"].append(key)
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             name = stmt.targets[0].id
+            measured = self._measured(stmt.value)
+            if measured:
+                self.sizes[name] = measured
             found = self.prov(stmt.value)
             if found is not None and name not in self.params:
                 self.binds[name] = found
@@ -293,6 +302,26 @@ class FunctionReader:
                     self._statements(child.body, loop)
                 else:
                     self._exprs(child, loop)
+
+    def _measured(self, expr: ast.AST) -> str | None:
+        """The parameter whose size ``len(...)`` of *expr* measures (``len(json.dumps(params).encode())``), else None."""
+        if not (isinstance(expr, ast.Call) and dotted(expr.func) == "len" and len(expr.args) == 1):
+            return None
+        roots = {n.id for n in ast.walk(expr.args[0]) if isinstance(n, ast.Name) and n.id in self.params}
+        roots.discard("self")
+        return roots.pop() if len(roots) == 1 else None
+
+    def _size_rejected(self, test: ast.AST) -> str | None:
+        """The parameter a raising test rejects when its size is too large (``if size > max_size:``)."""
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+            return next((p for p in map(self._size_rejected, test.values) if p), None)
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+            return None
+        left, op, right = test.left, test.ops[0], test.comparators[0]
+        larger = left if isinstance(op, (ast.Gt, ast.GtE)) else right if isinstance(op, (ast.Lt, ast.LtE)) else None
+        if isinstance(larger, ast.Name):
+            return self.sizes.get(larger.id)
+        return self._measured(larger) if larger is not None else None
 
     def _loop(self, iterable: ast.AST, line: int) -> dict:
         src = self.prov(iterable)

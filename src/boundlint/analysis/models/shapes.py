@@ -262,7 +262,9 @@ def meta_limit(expr: cst.BaseExpression, ctx: Context) -> str | None:
     Counts a call with ``max_length`` / ``max_items`` / ``max_size`` (pydantic
     ``Field``, FastAPI ``Query`` / ``Body`` / ``Form``, ``msgspec.Meta``,
     Litestar ``Parameter``), ``annotated_types.MaxLen(N)`` / ``Len(_, N)``, and
-    a pydantic ``AfterValidator(f)`` whose same-module function checks ``len``.
+    a pydantic ``AfterValidator(f)`` whose same-module function checks ``len``,
+    or whose project function (in any module) rejects the value when its
+    length or serialised size is too large.
     """
     if not isinstance(expr, cst.Call):
         return None
@@ -277,4 +279,8 @@ def meta_limit(expr: cst.BaseExpression, ctx: Context) -> str | None:
         return "`Len(..., max)`"
     if head in _LEN_VALIDATOR_WRAPPERS and args and function_checks_len(args[0], ctx):
         return "a validator that checks `len`"
+    if head in _LEN_VALIDATOR_WRAPPERS and args and ctx.project and isinstance(args[0], (cst.Name, cst.Attribute)):
+        ref = ctx.project_ref(args[0])  # a validator from another module of the project
+        if ref is not None and ctx.project.ask("size_checked", ref):
+            return "a validator that checks its size"
     return None
