@@ -158,7 +158,9 @@ class UnboundedRequestCollection(Rule):
     For a free-form mapping, a cap on its keys or bytes: `Field(max_length=N)`
     (pydantic v2 and msgspec `Meta(max_length=N)` cap a dict's keys),
     marshmallow `validate.Length(max=N)`, a validator that compares `len` of
-    it or of its encoding (`len(json.dumps(v)) > N`), a handler check as
+    it or of its encoding (`len(json.dumps(v)) > N`; an `AfterValidator(f)`
+    whose `f` lives in another module of the project counts when `f`, or a
+    helper it passes the value to, rejects it so), a handler check as
     above; or fixed keys: a `TypedDict` or nested model instead of a dict.
     Also not flagged:
     - a mapping that every same-module endpoint taking the model only reads
