@@ -154,11 +154,7 @@ def reconnect_session(call: cst.Call, ctx: Context, loop: Loop | None) -> str | 
     body = getattr(loop.node, "body", None)
     if not isinstance(body, cst.IndentedBlock):
         return None
-    tops = [s for s in body.body if isinstance(s, cst.SimpleStatementLine)]
-    for stmt in body.body:
-        if isinstance(stmt, cst.Try) and stmt.finalbody is not None:
-            tops.append(stmt.finalbody)
-    if paced(tops, ctx):
+    if paced_loop(loop, ctx):
         return "a periodic loop: it pauses between connections"
     name = _bound_name(call, ctx)
     if name is None:
@@ -170,6 +166,67 @@ def reconnect_session(call: cst.Call, ctx: Context, loop: Loop | None) -> str | 
                 return "a reconnect loop: each connection serves many items"
             if isinstance(node, cst.While) and any(isinstance(n, cst.Name) and n.value == name for n in iter_nodes(node.body)):
                 return "a reconnect loop: each connection serves many items"
+    return None
+
+
+def paced_loop(loop: Loop, ctx: Context) -> bool:
+    """True when a ``while`` loop pauses on every pass: a sleep of at least 0.1 s among its body's own
+    statements or in the ``finally`` of a ``try`` there (one pass per period, not one per item)."""
+    body = getattr(loop.node, "body", None)
+    if not isinstance(body, cst.IndentedBlock):
+        return False
+    tops: list[cst.CSTNode] = [s for s in body.body if isinstance(s, cst.SimpleStatementLine)]
+    for stmt in body.body:
+        if isinstance(stmt, cst.Try) and stmt.finalbody is not None:
+            tops.append(stmt.finalbody)
+    return paced(tops, ctx)
+
+
+def serves_many(call: cst.Call, ctx: Context, func: cst.CSTNode) -> bool:
+    """True when *func* goes on to serve many items with the client *call* builds: a loop over it or
+    one whose body uses it (``ws = connect(); async for msg in ws``): a session, not one use."""
+    name = _bound_name(call, ctx)
+    body = getattr(func, "body", None)
+    if name is None or body is None:
+        return False
+    for node in iter_nodes(body):
+        if isinstance(node, (cst.For, cst.While)):
+            head = node.iter if isinstance(node, cst.For) else node.test
+            if any(dotted(n) == name or (isinstance(n, cst.Name) and n.value == name) for n in iter_nodes(head)):
+                return True
+            if isinstance(node, cst.While) and any(isinstance(n, cst.Name) and n.value == name for n in iter_nodes(node.body)):
+                return True
+    return False
+
+
+def session_client(call: cst.Call, ctx: Context) -> str | None:
+    """``"<session>.client"`` when *call* builds a client from a session (boto3 style), else None.
+
+    ``session.client("s3")`` / ``.resource("s3")`` where ``session`` is bound
+    to a new session (``session = boto3.Session()``), or, in a module that
+    imports boto3 or aioboto3, any receiver (a parameter, a module-level
+    session, a cached ``factory()``) with the service named by a string: each
+    call makes a client with its own connection pool, whoever holds the
+    session.  A receiver that is itself a constructor call
+    (``boto3.Session().client(...)``) is that constructor's finding: None.
+    """
+    func = call.func
+    if not isinstance(func, cst.Attribute) or func.attr.value not in ("client", "resource"):
+        return None
+    receiver = func.value
+    if isinstance(receiver, cst.Call) and (client_constructor(receiver, ctx) or helper_constructor(receiver, ctx)
+                                           or project_factory(receiver, ctx)):
+        return None
+    if isinstance(receiver, cst.Name):
+        bound = ctx.lookup(receiver.value)
+        value = bound[1][-1] if bound and bound[1] else None
+        value = value.expression if isinstance(value, cst.Await) else value
+        made = client_constructor(value, ctx) if isinstance(value, cst.Call) else None
+        if made is not None and "session" in made.rsplit(".", 1)[-1].lower():
+            return f"{made}.{func.attr.value}"
+    first = call.args[0].value if call.args and call.args[0].keyword is None else None
+    if isinstance(first, cst.SimpleString) and ctx.names.imports_from(("boto3", "aioboto3", "aiobotocore", "botocore")):
+        return f"{dotted(receiver) or 'session'}.{func.attr.value}"
     return None
 
 

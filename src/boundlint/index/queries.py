@@ -211,8 +211,17 @@ def sized_by_callers(index: ProjectIndex, ref: str, param: str) -> list[str] | N
     return None
 
 
-def per_item_callers(index: ProjectIndex, ref: str) -> list[str] | None:
-    """A chain when some caller calls *ref* once per item of an unbounded loop; else None."""
+def per_item_callers(index: ProjectIndex, ref: str, passes: bool = False, fanout: bool | None = None) -> list[str] | None:
+    """A chain when a caller in another module runs *ref* once per item of an unbounded loop or fan-out; else None.
+
+    Counts a call in a ``for`` loop or comprehension over the caller's input
+    (a parameter), and a function handed to a pool per item
+    (``pool.map(fetch, urls)``, ``executor.submit(fetch, u)`` in such a loop).
+    With *passes*, also a call on every pass of a ``while`` loop that does not
+    pause among its own statements (a consumer's loop: one pass per message).
+    *fanout*: True keeps only concurrent runs (a pool, a gather), False only
+    the others, None both.
+    """
     found = index.function(ref)
     if found is None:
         return None
@@ -221,9 +230,41 @@ def per_item_callers(index: ProjectIndex, ref: str) -> list[str] | None:
         if caller_entry is entry:
             continue  # the module's own loops are judged where they are, with all they show
         loop = call["loop"]
-        if loop is None or loop["bounded"] or loop["text"] == "while" or loop["src"] is None:
+        if loop is None or loop["bounded"] or (fanout is not None and bool(loop.get("via")) != fanout):
+            continue
+        where = index.where(caller_entry, call["line"])
+        if loop["text"] == "while":
+            if passes and not loop.get("paced"):
+                return [f"`{caller}()` calls `{name}()` on every pass of a `while` loop that does not pause ({where})"]
+            continue
+        if loop["src"] is None:
             continue  # volume must come from the caller's input: a loop over its own lookups is not evidence
-        return [f"`{caller}()` calls `{name}()` per item of `{loop['text']}` ({index.where(caller_entry, call['line'])})"]
+        if loop.get("via"):
+            return [f"`{caller}()` runs `{name}()` per item of `{loop['text']}` through `{loop['via']}` ({where})"]
+        return [f"`{caller}()` calls `{name}()` per item of `{loop['text']}` ({where})"]
+    return None
+
+
+def size_checked(index: ProjectIndex, ref: str, position: int = 0, depth: int = 0) -> str | None:
+    """``"`f` (path:line)"`` when the project function *ref* rejects its *position*-th argument (``self``
+    not counted) once its length or serialised size is too large, itself or through a helper it passes
+    that argument to (``validate(v)`` -> ``check_size(v, MAX)``); else None."""
+    found = index.function(ref)
+    if found is None or depth > _DEPTH:
+        return None
+    entry, name, facts = found
+    params = facts["params"][1:] if facts["method"] else facts["params"]
+    if position >= len(params):
+        return None
+    param = params[position]
+    if param in facts.get("size_checked", ()) or param in facts["len_checked"]:
+        return f"`{name}` ({index.where(entry, facts['line'])})"
+    for call in facts["calls"]:
+        if call["loop"] is not None:
+            continue
+        for at, prov in enumerate(call["args"]):
+            if prov == {"param": param} and size_checked(index, call["ref"], at, depth + 1):
+                return f"`{name}` ({index.where(entry, facts['line'])})"
     return None
 
 
@@ -270,4 +311,5 @@ QUERIES: dict[str, Callable] = {
     "limiter": limiter, "len_checked": len_checked, "client_factory": client_factory, "pauses": pauses,
     "batches": batches, "configured": configured, "class_uses": class_uses, "spawn_sources": spawn_sources,
     "per_item_callers": per_item_callers, "sized_by_callers": sized_by_callers, "dependency": dependency,
+    "size_checked": size_checked,
 }

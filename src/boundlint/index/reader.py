@@ -16,25 +16,16 @@ import sys
 from typing import Callable
 
 from boundlint import tables
-from boundlint.facts import calls
+from boundlint.index.shapes import (
+    _failover, _is_const, _is_const_batch, _paced, _shares_pool, _short_sleep, _short_text, dotted,
+    record_dependency,
+)
 from boundlint.tables.defaults import LIMITER_WORDS
 
 _LEAVES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del})
 _CACHE_DECORATORS = frozenset({"lru_cache", "cache", "cached", "cached_property", "alru_cache", "memoize"})
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) - {"test"}
 _GRPC_CONTEXTS = frozenset({"context", "ctx", "_context"})
-
-
-def dotted(node: ast.AST) -> str | None:
-    """``a.b.c`` for a Name/Attribute chain, else None."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
 
 
 def resolve_import_from(module: str, is_package: bool, level: int, name: str | None) -> str | None:
@@ -48,18 +39,6 @@ def resolve_import_from(module: str, is_package: bool, level: int, name: str | N
         return None
     base = parts[: len(parts) - (level - 1)] if level > 1 else parts
     return ".".join([*base, name] if name else base)
-
-
-def _is_const(expr: ast.AST | None) -> bool:
-    if isinstance(expr, ast.Constant) and isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool):
-        return True
-    name = dotted(expr) if expr is not None else None
-    if name is not None:
-        last = name.rsplit(".", 1)[-1].strip("_")
-        return bool(last) and last.upper() == last and any(c.isalpha() for c in last)
-    if isinstance(expr, ast.BinOp):
-        return _is_const(expr.left) and _is_const(expr.right)
-    return False
 
 
 def _terminates(body: list[ast.stmt]) -> bool:
@@ -116,10 +95,13 @@ class FunctionReader:
         self.defaults = self._defaults()
         self.binds: dict[str, dict] = {}
         self.loop_vars: dict[str, dict] = {}
+        self._gathered: dict[int, str] = {}  # id of a comprehension a gather() unpacks -> that call's text
         self.out: dict = {"line": func.lineno, "params": self.params, "method": owner is not None,
                           "limiter": None, "with_calls": [], "client": None, "client_call": None, "clients": [],
                           "len_checked": [], "pauses": False, "pause_calls": [], "raises": False, "batches": None,
-                          "calls": [], "dep": None, "opaque": False, "route": None, "inputs": [], "outputs": [], "cached": False, "built": []}
+                          "calls": [], "dep": None, "opaque": False, "route": None, "inputs": [], "outputs": [],
+                          "cached": False, "built": [], "size_checked": []}
+        self.sizes: dict[str, str] = {}  # size = len(json.dumps(params)): local name -> the parameter it measures
 
     def _defaults(self) -> dict[str, ast.AST]:
         args = self.func.args
@@ -154,8 +136,9 @@ class FunctionReader:
             return None
         if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("list", "tuple", "set", "sorted") and expr.args:
             return self.prov(expr.args[0], depth + 1)
-        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "values" and not expr.args:
-            return self.prov(expr.func.value, depth + 1)  # coros.values() of a dict filled per item
+        if (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and not expr.args
+                and expr.func.attr in ("items", "keys", "values")):
+            return self.prov(expr.func.value, depth + 1)  # samples.items(): as many as the mapping holds
         return self._length(expr, depth)
 
     def _length(self, expr: ast.AST, depth: int) -> dict | None:
@@ -198,6 +181,7 @@ class FunctionReader:
                     elif made is not None:
                         self.out["client_call"] = made
         self.out["len_checked"] = sorted(set(self.out["len_checked"]))
+        self.out["size_checked"] = sorted(set(self.out["size_checked"]))
         return self.out
 
     def _route(self) -> None:
@@ -268,7 +252,10 @@ class FunctionReader:
             return
         if isinstance(stmt, ast.While):
             self._exprs(stmt.test, loop)
-            self._statements(stmt.body, {"src": None, "text": "while", "bounded": False, "line": stmt.lineno})
+            # paced: a pause among the body's own statements (or its try's finally) makes it one pass per period
+            # a retry loop that returns or breaks once its try succeeds runs its work once, not per pass
+            self._statements(stmt.body, {"src": None, "text": "while", "bounded": _failover(stmt.body),
+                                         "line": stmt.lineno, "paced": _paced(stmt.body)})
             self._statements(stmt.orelse, loop)
             return
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
@@ -281,6 +268,9 @@ class FunctionReader:
             keys = _rejected_keys(stmt.test)
             if keys and _terminates(stmt.body):
                 self.out["len_checked"].extend(k for k in keys if k.split(".", 1)[0] in self.params)
+            measured = self._size_rejected(stmt.test)
+            if measured and _terminates(stmt.body):
+                self.out["size_checked"].append(measured)
             self._exprs(stmt.test, loop)
             self._statements(stmt.body, loop)
             self._statements(stmt.orelse, loop)
@@ -291,6 +281,9 @@ class FunctionReader:
                     self.out["len_checked"].append(key)
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             name = stmt.targets[0].id
+            measured = self._measured(stmt.value)
+            if measured:
+                self.sizes[name] = measured
             found = self.prov(stmt.value)
             if found is not None and name not in self.params:
                 self.binds[name] = found
@@ -319,6 +312,26 @@ class FunctionReader:
                     self._statements(child.body, loop)
                 else:
                     self._exprs(child, loop)
+
+    def _measured(self, expr: ast.AST) -> str | None:
+        """The parameter whose size ``len(...)`` of *expr* measures (``len(json.dumps(params).encode())``), else None."""
+        if not (isinstance(expr, ast.Call) and dotted(expr.func) == "len" and len(expr.args) == 1):
+            return None
+        roots = {n.id for n in ast.walk(expr.args[0]) if isinstance(n, ast.Name) and n.id in self.params}
+        roots.discard("self")
+        return roots.pop() if len(roots) == 1 else None
+
+    def _size_rejected(self, test: ast.AST) -> str | None:
+        """The parameter a raising test rejects when its size is too large (``if size > max_size:``)."""
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+            return next((p for p in map(self._size_rejected, test.values) if p), None)
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+            return None
+        left, op, right = test.left, test.ops[0], test.comparators[0]
+        larger = left if isinstance(op, (ast.Gt, ast.GtE)) else right if isinstance(op, (ast.Lt, ast.LtE)) else None
+        if isinstance(larger, ast.Name):
+            return self.sizes.get(larger.id)
+        return self._measured(larger) if larger is not None else None
 
     def _loop(self, iterable: ast.AST, line: int) -> dict:
         src = self.prov(iterable)
@@ -361,6 +374,8 @@ class FunctionReader:
                 gen = node.generators[0]
                 stack.append(gen.iter)
                 inner = self._loop(gen.iter, node.lineno)
+                if id(node) in self._gathered:
+                    inner["via"] = self._gathered[id(node)]  # gather(*(fetch(u) for u in urls)): concurrent
                 if isinstance(gen.target, ast.Name):
                     self.loop_vars[gen.target.id] = {"item": inner["src"]}
                 for part in ([node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]):
@@ -398,60 +413,60 @@ class FunctionReader:
             self.out["clients"].append([made, call.lineno, call.col_offset + 1])
         if _is_const_batch(call, self):
             self.out["batches"] = self.out["batches"] or "fixed-size batches"
-        self._dependency(call, made, name)
+        record_dependency(self.out, call, made, name)
+        self._worker_pass(call, short, made, loop)
+        if short in _GATHERS:
+            for arg in call.args:
+                value = arg.value if isinstance(arg, ast.Starred) else arg
+                if isinstance(value, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+                    self._gathered[id(value)] = f"{name or short}(...)"
         if made is None or made.split(".", 1)[0] in _STDLIB:
             return
         record = {"ref": made, "line": call.lineno, "col": call.col_offset + 1,
                   "args": [self.prov(a) for a in call.args],
                   "kwargs": {kw.arg: self.prov(kw.value) for kw in call.keywords if kw.arg},
-                  "loop": None if loop is None else {k: loop[k] for k in ("src", "text", "bounded", "line")}}
+                  "loop": None if loop is None else {k: loop[k] for k in _LOOP_KEYS if k in loop}}
         self.out["calls"].append(record)
 
-
-    def _dependency(self, call: ast.Call, made: str | None, name: str) -> None:
-        """Record the first dependency call (``dep``) and whether any call is of unknown effect (``opaque``)."""
-        func = call.func
-        receiver = dotted(func.value) if isinstance(func, ast.Attribute) else None
-        method = func.attr if isinstance(func, ast.Attribute) else None
-        kind = calls.classify(made, receiver, method, verbs=False)
-        if kind == calls.UNKNOWN and made is None and calls.classify(None, receiver, method, name=name) == calls.DEPENDENCY:
-            kind = calls.DEPENDENCY  # out of sight, named for what it does (`fetch_user()`)
-        if kind == calls.DEPENDENCY:
-            if self.out["dep"] is None:
-                self.out["dep"] = [f"`{name or method}()`", call.lineno]
-        elif kind == calls.UNKNOWN and made is None and not (isinstance(func, ast.Name) and calls.builtin_name(func.id)):
-            self.out["opaque"] = True
-
-
-def _short_text(expr: ast.AST) -> str:
-    """Source-like text of a loop's iterable for evidence (``ast.unparse`` only for small expressions)."""
-    if isinstance(expr, ast.Call):
-        name = dotted(expr.func)
-        if name is not None:
-            return f"{name}(...)"
-    return ast.unparse(expr) if len(list(ast.walk(expr))) < 12 else "..."
-
-
-def _failover(body: list[ast.stmt]) -> bool:
-    """A loop body whose ``try`` returns or breaks on success: a failover walk, not per-item work."""
-    return any(isinstance(stmt, ast.Try) and any(isinstance(x, (ast.Return, ast.Break)) for x in stmt.body)
-               for stmt in body)
-
-
-def _short_sleep(call: ast.Call) -> bool:
-    arg = call.args[0] if call.args else None
-    return isinstance(arg, ast.Constant) and isinstance(arg.value, (int, float)) and arg.value < 0.1
+    def _worker_pass(self, call: ast.Call, short: str, made: str | None, loop: dict | None) -> None:
+        """Record a project function handed to a pool or thread per item (``pool.map(fetch, urls)``,
+        ``executor.submit(fetch, u)`` in a loop) as a call of it, with ``via`` naming the fan-out."""
+        if made in _TO_THREAD:
+            position = 0
+        elif isinstance(call.func, ast.Attribute) and short in _WORKER_METHODS:
+            position = 1 if short == "run_in_executor" else 0
+        else:
+            return
+        args = [a for a in call.args if not isinstance(a, ast.Starred)]
+        if len(args) <= position:
+            return
+        target = args[position]
+        if isinstance(target, ast.Call) and (dotted(target.func) or "").rsplit(".", 1)[-1] == "partial" and target.args:
+            target = target.args[0]  # partial(fetch, session)
+        worker = self.ref(target) if isinstance(target, (ast.Name, ast.Attribute)) else None
+        if worker is None or worker.split(".", 1)[0] in _STDLIB:
+            return
+        if short in _MAP_METHODS:
+            if len(args) <= position + 1:
+                return
+            items = args[position + 1]
+            runs = self._loop(items, call.lineno)
+            item_args = [{"item": runs["src"]} if runs["src"] else None]
+        elif loop is not None:
+            runs = loop  # one submit per pass of the enclosing loop
+            item_args = [self.prov(a) for a in args[position + 1:]]
+        else:
+            return  # handed over once: one run, not one per item
+        runs = {**{k: runs[k] for k in _LOOP_KEYS if k in runs}, "via": f"{dotted(call.func) or short}(...)"}
+        self.out["calls"].append({"ref": worker, "line": call.lineno, "col": call.col_offset + 1, "args": item_args,
+                                  "kwargs": {}, "loop": runs})
 
 
-def _shares_pool(call: ast.Call) -> bool:
-    return any(kw.arg in tables.table("shared-pool-keywords") for kw in call.keywords)
+# what a call record keeps of its loop; ``via`` names the fan-out that runs the call concurrently
+_LOOP_KEYS = ("src", "text", "bounded", "line", "paced", "via")
+_GATHERS = frozenset({"gather", "wait", "as_completed"})
+_MAP_METHODS = frozenset({"map", "imap", "imap_unordered", "starmap", "map_async", "starmap_async"})
+_WORKER_METHODS = _MAP_METHODS | {"submit", "run_in_executor", "apply_async"}
+_TO_THREAD = frozenset({"asyncio.to_thread", "anyio.to_thread.run_sync", "trio.to_thread.run_sync"})
 
 
-def _is_const_batch(call: ast.Call, reader: FunctionReader) -> bool:
-    """``range(0, len(xs), SIZE)`` with a constant step, or a step parameter with a constant default."""
-    if dotted(call.func) != "range" or len(call.args) != 3:
-        return False
-    step = call.args[2]
-    if _is_const(step):
-        return True
-    return isinstance(step, ast.Name) and _is_const(reader.defaults.get(step.id))

@@ -11,17 +11,21 @@ lives in ``boundlint.analysis.clients``; per-item workers in
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import libcst as cst
 
 from boundlint.analysis.clients import (
-    CLIENT_FACTORIES, client_constructor, helper_constructor, project_factory, reconnect_session, returned_later, reused,
-    server_socket, sessionless_name, sessionless_request,
+    CLIENT_FACTORIES, client_constructor, helper_constructor, paced_loop, project_factory, reconnect_session,
+    returned_later, reused, server_socket, serves_many, session_client, sessionless_name, sessionless_request,
 )
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.storms import function_node, iterations_bounded, leaves_on_success, loop_source
 from boundlint.analysis.workers import SPAWN_RE, WorkerSite, worker_index
 from boundlint.rules.base import Example, Rule, short
+
+# What churn costs per item whatever else the work does: a connection opened and torn down.
+_CONNECTION = "a new connection per item"
 
 
 def _func_name(node: cst.CSTNode) -> str:
@@ -37,6 +41,48 @@ def _innermost_unbounded(ctx: Context) -> Loop | None:
         if iterations_bounded(loop, ctx) is None:
             return loop
     return None
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A client built on every call of ``func`` (not in a loop there): reported when ``func`` runs per item."""
+
+    call: cst.Call
+    func: cst.CSTNode
+    kind: str
+    qual: str | None  # the function's qualified name, for the project's callers
+    sessionless: bool = False  # a one-shot request helper (`requests.get`), not a constructor
+    serves_many: bool = False  # the function goes on to serve many items with it: a session per call
+
+
+def note_loop_call(looped: dict[int, list[tuple[str, str, bool, cst.Call]]], node: cst.Call, ctx: Context) -> None:
+    """Record in *looped* a same-module function *node* calls per item: in an unbounded ``for`` loop, or on
+    every pass of a ``while`` loop that does not pause (a consumer's loop: one pass per message)."""
+    if not ctx.frame.loops or not isinstance(node.func, (cst.Name, cst.Attribute)):
+        return
+    target = ctx.resolve_callable(node.func)
+    if not isinstance(target, cst.FunctionDef):
+        return
+    loop = _innermost_unbounded(ctx)
+    if loop is None or (loop.kind == "while" and paced_loop(loop, ctx)):
+        return  # a periodic loop builds one per period
+    if loop.kind == "while" and loop.test is not None and any(a is loop.test for a in (*ctx.ancestors, node)):
+        return  # `while probe(port):` searches until the helper answers; it is not work per item
+    if loop.kind in ("for", "while") and leaves_on_success(getattr(loop.node, "body", None)):
+        return  # a failover or retry loop: it stops at the first call that works
+    caller = function_node(ctx)
+    looped.setdefault(id(target), []).append(
+        (loop_source(loop), _func_name(caller) if caller is not None else "<module>", loop.kind == "while", node))
+
+
+def _where(ctx: Context, node: cst.CSTNode) -> str:
+    """``path:line`` of *node* in the module being checked (positions resolved once, only for evidence)."""
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    positions = ctx.cache.get("churn.positions")
+    if positions is None:
+        positions = ctx.cache["churn.positions"] = MetadataWrapper(ctx.module, unsafe_skip_copy=True).resolve(PositionProvider)
+    return f"{ctx.path.replace(chr(92), '/')}:{positions[node].start.line}"
 
 
 # -- BND401 ---------------------------------------------------------------------------
@@ -62,10 +108,20 @@ class ClientPerItem(Rule):
     returns such a client (`def _client(): return httpx.Client(...)`)
     counts as its constructor, and so does such a factory in another module
     of the project (`make_client()` from `clients.py`, unless it caches:
-    `@lru_cache`).  A function that builds a client on every call is
-    reported at the constructor when another module calls it per item of
-    its own input (`for url in urls: fetch(url)`); the evidence names the
-    caller.
+    `@lru_cache`).  A client made from a session (`session.client("s3")`,
+    `factory().client("s3")`, `SESSION.resource("s3")` in a module that
+    imports boto3) is a new client with its own pool on every call, whoever
+    holds the session.
+
+    A function that opens a connection on every call (any of the above, or
+    a one-shot `requests.get` / `httpx.post` / `urlopen`) is reported at the
+    construction when it runs per item: called in an unbounded `for` loop
+    or comprehension, on every pass of a `while` loop that does not pause
+    (a consumer's loop: one pass per message), or handed to a pool per item
+    (`pool.map(fetch, urls)`, `executor.submit(fetch, u)` in a loop), in the
+    same module or in another one over its own input; the evidence names
+    the caller and its line.  A one-shot request helper that a fan-out runs
+    is BND402's.
 
     ## Why is this bad?
     A client owns a connection pool; building one per item throws the pool
@@ -76,9 +132,16 @@ class ClientPerItem(Rule):
 
     ## What counts as a limit
     - the client is built once, outside the loop or worker, and reused
-      (also when it is passed in as a parameter).  A same-module function
-      that builds a client and is called per item of an unbounded `for`
-      loop builds one per item (the finding is on its constructor);
+      (also when it is passed in as a parameter, or a module-level session
+      is used for the requests: `HTTP.get(...)`).  A function that builds a
+      client and is called per item builds one per item (the finding is on
+      its constructor), whatever bounds the concurrency: churn is per
+      request, not per concurrent task.  A helper called once, or per item
+      of a constant or its own looked-up list, is not per item of input;
+    - a helper that goes on to serve many items with its connection
+      (`sock = create_connection(addr); for line in sock.makefile(): ...`)
+      is one connection per session, also when a `while` loop calls it
+      again after each failure;
     - the loop runs over a bounded source (the shared rules of BND1xx), or
       the fan-out over a bounded source or a fixed pool of workers;
     - the client is kept for reuse: stored on an attribute or in a mapping
@@ -94,7 +157,9 @@ class ClientPerItem(Rule):
       `httpx.Client(transport=shared)`);
     - a `while` loop that reconnects: the connection then serves many items
       in a nested loop (`async for message in ws`), or the loop pauses
-      (a sleep of at least 0.1 s among its own statements) before the next.
+      (a sleep of at least 0.1 s, or an event's timed `wait`, among its own
+      statements) before the next: a periodic loop builds one client per
+      period, directly or through a helper.
 
     ## Options
     In `[tool.boundlint.churn]`: `client-factories` adds constructors by
@@ -102,7 +167,9 @@ class ClientPerItem(Rule):
     """
     code, name = "BND401", "client-per-item"
     # A factory resolves only where its last name is written (at the call or in its import).
-    prefilter = re.compile(r"\b(?:" + "|".join(sorted({q.rsplit(".", 1)[-1] for q in CLIENT_FACTORIES})) + r")\b")
+    # A one-shot request helper resolves only through an import of its module.
+    prefilter = re.compile(r"\b(?:" + "|".join(sorted({q.rsplit(".", 1)[-1] for q in CLIENT_FACTORIES}
+                                                       | {"requests", "httpx", "urllib", "urllib2", "aiohttp"})) + r")\b")
     widening_options = ("client-factories",)
     message = "`{call}` opens a new {kind} {where}"
     hint = "build the client once, outside the loop or worker, and reuse it: its pool limits and reuses connections"
@@ -155,24 +222,9 @@ class ClientPerItem(Rule):
 
     def __init__(self, sink):
         super().__init__(sink)
-        self._candidates: list[tuple[cst.Call, cst.CSTNode, str]] = []
-        # same-module functions called once per item of a for loop: id(def) -> (loop source, caller)
-        self._looped: dict[int, tuple[str, str]] = {}
-
-    def _note_loop_call(self, node: cst.Call, ctx: Context) -> None:
-        """Record a same-module function called per item of an unbounded ``for`` loop (sequential churn)."""
-        if not ctx.frame.loops or not isinstance(node.func, (cst.Name, cst.Attribute)):
-            return
-        target = ctx.resolve_callable(node.func)
-        if not isinstance(target, cst.FunctionDef) or id(target) in self._looped:
-            return
-        loop = _innermost_unbounded(ctx)
-        if loop is None or loop.kind == "while":
-            return  # a while loop may reconnect per session; a for loop runs per item
-        if loop.kind == "for" and leaves_on_success(getattr(loop.node, "body", None)):
-            return  # a failover loop: it stops at the first call that works
-        caller = function_node(ctx)
-        self._looped[id(target)] = (loop_source(loop), _func_name(caller) if caller is not None else "<module>")
+        self._candidates: list[_Candidate] = []
+        # same-module functions called per item: id(def) -> [(loop source, caller, per pass of a while loop, the call)]
+        self._looped: dict[int, list[tuple[str, str, bool, cst.Call]]] = {}
 
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
         worker_index(ctx).note_call(node, ctx)
@@ -183,7 +235,11 @@ class ClientPerItem(Rule):
             if made is not None:
                 factory, evidence = made[0], (f"{made[1]} builds a new `{made[0]}` on every call",)
         if factory is None:
-            self._note_loop_call(node, ctx)
+            factory = session_client(node, ctx)
+        if factory is None:
+            note_loop_call(self._looped, node, ctx)
+            if sessionless_request(node, ctx) is not None and _innermost_unbounded(ctx) is None:
+                self._candidate(node, ctx, "connection", sessionless=True)
             return
         loop = _innermost_unbounded(ctx)
         if reused(node, ctx, loop) or server_socket(node, ctx, loop.node if loop is not None else function_node(ctx)):
@@ -194,28 +250,41 @@ class ClientPerItem(Rule):
         if loop is not None:
             where = f"on every iteration of `{loop_source(loop)}`" if loop.kind == "while" else f"per item of `{loop_source(loop)}`"
             self.report(node, evidence, call=short(node.func) + "(...)", kind=kind, where=where, volume=loop.iter,
-                        work=(node,))
+                        work=(node,), reached=_CONNECTION)
             return
+        self._candidate(node, ctx, kind)
+
+    def _candidate(self, node: cst.Call, ctx: Context, kind: str, sessionless: bool = False) -> None:
+        """Keep a construction that runs once per call of its function: judged when the module's callers are known."""
         func = function_node(ctx)
         if func is not None and not returned_later(node, ctx, func):
-            self._candidates.append((node, func, kind, ctx.function_qualname()))
+            self._candidates.append(_Candidate(node, func, kind, ctx.function_qualname(), sessionless,
+                                               serves_many(node, ctx, func)))
 
     def leave_Module(self, node: cst.Module, ctx: Context) -> None:
         index = worker_index(ctx)
-        for call, func, kind, qual in self._candidates:
-            site = index.site_of(func)
-            if site is not None:
-                self.report(call, call=short(call.func) + "(...)", kind=kind, where=_worker_text(func, site), work=(call,),
-                            volume=site.volume)
-            elif id(func) in self._looped:
-                source, caller = self._looped[id(func)]
-                where = f"in `{_func_name(func)}`, which `{caller}` calls per item of `{source}`"
-                self.report(call, call=short(call.func) + "(...)", kind=kind, where=where, work=(call,))
-            elif qual is not None and ctx.project:
-                chain = ctx.project.ask("per_item_callers", ctx.project.ref(None, qual))
+        for c in self._candidates:
+            call = short(c.call.func) + "(...)"
+            site = index.site_of(c.func)
+            if site is not None and not c.sessionless:  # a sessionless helper in a fan-out is BND402's
+                self.report(c.call, call=call, kind=c.kind, where=_worker_text(c.func, site), volume=site.volume,
+                            reached=_CONNECTION)
+                continue
+            looped = [hit for hit in self._looped.get(id(c.func), ()) if not (hit[2] and c.serves_many)]
+            if looped and site is None:
+                source, caller, passes, at = looped[0]
+                each = f"on every pass of `{source}`" if passes else f"per item of `{source}`"
+                chain = (f"`{caller}()` calls `{_func_name(c.func)}()` {each} ({_where(ctx, at)})",)
+                self.report(c.call, chain, call=call, kind=c.kind,
+                            where=f"in `{_func_name(c.func)}`, which `{caller}` calls {each}", reached=_CONNECTION)
+            elif c.qual is not None and ctx.project and site is None:
+                # a sessionless helper fanned out by another module is BND402's
+                chain = ctx.project.ask("per_item_callers", ctx.project.ref(None, c.qual), not c.serves_many,
+                                        False if c.sessionless else None)
                 if chain:
-                    where = f"in `{_func_name(func)}`, which another module calls per item"
-                    self.report(call, chain, call=short(call.func) + "(...)", kind=kind, where=where, work=(call,))
+                    where = f"in `{_func_name(c.func)}`, which another module calls per item"
+                    self.report(c.call, chain, call=call, kind=c.kind, where=where, volume=("unknown", chain[0]),
+                                reached=_CONNECTION)
         self._candidates.clear()
         self._looped.clear()
 
@@ -244,8 +313,10 @@ class SessionlessRequestInFanOut(Rule):
     ## What it does
     Flags a module-level convenience request (`requests.get` / `post` / ...,
     `httpx.get` / `post` / ..., `urllib.request.urlopen`, `aiohttp.request`)
-    inside a function that a fan-out in the same module runs once per item,
-    and such a helper handed to the fan-out directly
+    inside a function that a fan-out runs once per item, in the same module
+    or in another one (`pool.map(post_event, events)`,
+    `gather(*(notify(e) for e in events))` over its input; the evidence
+    names the fan-out), and such a helper handed to the fan-out directly
     (`executor.map(requests.get, urls)`).
 
     ## Why is this bad?
@@ -258,13 +329,15 @@ class SessionlessRequestInFanOut(Rule):
     - a shared `requests.Session` / `httpx.Client` / `aiohttp.ClientSession`
       built once and passed to the workers (its pool reuses connections);
     - the fan-out runs over a bounded source or starts a fixed pool of
-      workers;
+      workers; a bounded pool (`max_workers=8`) is not a limit: each item
+      still opens its own connection;
     - a plain sequential loop of `requests.get` is not this rule: it holds
-      one connection at a time.
+      one connection at a time.  A helper that makes such a request,
+      called per item of a loop, is BND401's.
     """
     code, name = "BND402", "sessionless-request-in-fan-out"
-    # the helpers resolve only through an import of one of these modules
-    prefilter = (re.compile(r"\b(?:requests|httpx|urllib|urllib2|aiohttp)\b"), SPAWN_RE)
+    # the helpers resolve only through an import of one of these modules (the fan-out may be in another module)
+    prefilter = re.compile(r"\b(?:requests|httpx|urllib|urllib2|aiohttp)\b")
     message = "`{call}` opens a new connection per call {where}"
     hint = "create one Session or Client for the fan-out and pass it to every worker, so its pool reuses connections"
     invalid = (
@@ -305,7 +378,7 @@ class SessionlessRequestInFanOut(Rule):
 
     def __init__(self, sink):
         super().__init__(sink)
-        self._candidates: list[tuple[cst.Call, cst.CSTNode]] = []
+        self._candidates: list[tuple[cst.Call, cst.CSTNode, str | None]] = []
 
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
         worker_index(ctx).note_call(node, ctx)
@@ -313,17 +386,23 @@ class SessionlessRequestInFanOut(Rule):
             return
         func = function_node(ctx)
         if func is not None:
-            self._candidates.append((node, func))
+            self._candidates.append((node, func, ctx.function_qualname()))
 
     def leave_Module(self, node: cst.Module, ctx: Context) -> None:
         index = worker_index(ctx)
-        for call, func in self._candidates:
+        for call, func, qual in self._candidates:
             site = index.site_of(func)
             if site is not None:
-                self.report(call, call=short(call.func) + "(...)", where=_worker_text(func, site), work=(call,),
-                            volume=site.volume)
+                self.report(call, call=short(call.func) + "(...)", where=_worker_text(func, site), volume=site.volume,
+                            reached=_CONNECTION)
+            elif qual is not None and ctx.project:
+                chain = ctx.project.ask("per_item_callers", ctx.project.ref(None, qual), False, True)
+                if chain:
+                    where = f"in `{_func_name(func)}`, which another module runs per item"
+                    self.report(call, chain, call=short(call.func) + "(...)", where=where, volume=("unknown", chain[0]),
+                                reached=_CONNECTION)
         for target, site in index.direct:
             if sessionless_name(target, ctx):
                 self.report(target, call=short(target), where=f"for every item of `{site.describe()}`", work=(target,),
-                            volume=site.volume)
+                            volume=site.volume, reached=_CONNECTION)
         self._candidates.clear()

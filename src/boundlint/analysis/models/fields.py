@@ -39,11 +39,11 @@ def _is_classvar(annotation: cst.BaseExpression, ctx: Context) -> bool:
     return type_head(node, ctx) in ("ClassVar", "Final")
 
 
-def _attrs_type(call: cst.Call, ctx: Context) -> Shape | None:
+def _attrs_type(call: cst.Call, ctx: Context, free_form: bool = False) -> Shape | None:
     """The collection an untyped ``attr.ib(...)`` holds, from ``type=`` or a list/set/dict factory."""
     typ = kwarg(call, "type")
     if typ is not None:
-        return annotation_shape(typ, ctx)
+        return annotation_shape(typ, ctx, free_form=free_form)
     factory = kwarg(call, "factory")
     default = kwarg(call, "default")
     if isinstance(default, cst.Call) and short_name(default.func, ctx) == "Factory" and default.args:
@@ -53,7 +53,7 @@ def _attrs_type(call: cst.Call, ctx: Context) -> Shape | None:
     return None
 
 
-def _marshmallow_shape(call: cst.Call, ctx: Context) -> Shape | None:
+def _marshmallow_shape(call: cst.Call, ctx: Context, free_form: bool = False) -> Shape | None:
     name = full_name(call.func, ctx)
     head = name.rsplit(".", 1)[-1]
     if head not in _MARSHMALLOW_COLLECTION_FIELDS:
@@ -63,7 +63,7 @@ def _marshmallow_shape(call: cst.Call, ctx: Context) -> Shape | None:
     if head in ("Dict", "Mapping"):
         values = kwarg(call, "values")
         if values is None or (isinstance(values, cst.Call) and short_name(values.func, ctx) == "Raw"):
-            return None  # a free-form JSON object
+            return Shape(_text(call.func) + "(...)", None, free_form=True) if free_form else None  # a free-form JSON object
     if head in ("Nested", "Pluck"):
         many = kwarg(call, "many")
         inner = positional(call)[0] if positional(call) else None
@@ -73,14 +73,15 @@ def _marshmallow_shape(call: cst.Call, ctx: Context) -> Shape | None:
     return Shape(_text(call.func) + "(...)", None)
 
 
-def _drf_shape(call: cst.Call, ctx: Context) -> Shape | None:
+def _drf_shape(call: cst.Call, ctx: Context, free_form: bool = False) -> Shape | None:
     """A Django REST framework serializer field that holds many items, with its limit.
 
     ``ListField(child=...)`` (``max_length=N`` caps it), ``DictField(child=...)``,
     a nested serializer or related field with ``many=True`` (a nested serializer
     takes ``max_length=N`` since DRF 3.13).  ``MultipleChoiceField`` holds at
-    most its choices; ``DictField()`` / ``JSONField()`` without a child are
-    free-form objects; ``read_only=True`` fields are not input.
+    most its choices; ``DictField()`` without a child is a free-form object
+    (a shape only with *free_form*); ``JSONField()`` may hold any JSON value,
+    not judged; ``read_only=True`` fields are not input.
     """
     read_only = kwarg(call, "read_only")
     if isinstance(read_only, cst.Name) and read_only.value == "True":
@@ -92,11 +93,18 @@ def _drf_shape(call: cst.Call, ctx: Context) -> Shape | None:
         return Shape(_text(call.func) + ("(many=True)" if head != "ListField" else "(...)"), limit)
     if head == "DictField" and kwarg(call, "child") is not None:
         return Shape(_text(call.func) + "(...)", None)
+    if head == "DictField" and free_form:
+        return Shape(_text(call.func) + "()", None, free_form=True)
     return None
 
 
-def collection_fields(model: Model, ctx: Context) -> list[CollectionField]:
-    """The collection fields *model* declares itself, each with its limit (None when unbounded)."""
+def collection_fields(model: Model, ctx: Context, free_form: bool = False) -> list[CollectionField]:
+    """The collection fields *model* declares itself, each with its limit (None when unbounded).
+
+    With *free_form*, free-form JSON objects (``dict[str, Any]``, bare ``dict``,
+    ``Json[dict]``, marshmallow ``fields.Dict()``, DRF ``DictField()``) are
+    fields too, their shape marked ``free_form``.
+    """
     out: list[CollectionField] = []
     cls = model.node
     kind = model.kind
@@ -105,7 +113,7 @@ def collection_fields(model: Model, ctx: Context) -> list[CollectionField]:
         if isinstance(arg.value, cst.Subscript) and short_name(arg.value.value, ctx) == "RootModel":
             values = slice_values(arg.value)
             if values:
-                shape = annotation_shape(values[0], ctx)
+                shape = annotation_shape(values[0], ctx, free_form=free_form)
                 if shape is not None:
                     out.append(CollectionField("root", values[0], shape, shape.limit, type_refs(values[0])))
     for stmt in class_statements(cls):
@@ -116,10 +124,10 @@ def collection_fields(model: Model, ctx: Context) -> list[CollectionField]:
                 continue
             if kind in ("pydantic", "msgspec") and name.startswith("_") and name != "__root__":
                 continue
-            shape = annotation_shape(ann, ctx)
+            shape = annotation_shape(ann, ctx, free_form=free_form)
             value = stmt.value
             if shape is None and kind == "attrs" and isinstance(value, cst.Call):
-                shape = _attrs_type(value, ctx)
+                shape = _attrs_type(value, ctx, free_form)
             if shape is None:
                 continue
             limit = shape.limit or _default_limit(value, kind, ctx)
@@ -130,20 +138,20 @@ def collection_fields(model: Model, ctx: Context) -> list[CollectionField]:
             if not isinstance(value, cst.Call):
                 continue
             if kind == "marshmallow":
-                shape = _marshmallow_shape(value, ctx)
+                shape = _marshmallow_shape(value, ctx, free_form)
                 if shape is None:
                     continue
                 limit = _validator_limit(kwarg(value, "validate"), ctx)
                 refs = type_refs(value)
                 out.append(CollectionField(name, stmt, shape, limit, refs))
             elif kind == "drf":
-                shape = _drf_shape(value, ctx)
+                shape = _drf_shape(value, ctx, free_form)
                 if shape is None:
                     continue
                 limit = shape.limit or _validator_limit(kwarg(value, "validators"), ctx)
                 out.append(CollectionField(name, stmt, shape, limit, type_refs(value.func)))
             elif kind == "attrs" and short_name(value.func, ctx) in ("ib", "attrib", "field"):
-                shape = _attrs_type(value, ctx)
+                shape = _attrs_type(value, ctx, free_form)
                 if shape is None:
                     continue
                 out.append(CollectionField(name, stmt, shape, _validator_limit(kwarg(value, "validator"), ctx), type_refs(kwarg(value, "type"))))

@@ -40,6 +40,7 @@ class Shape:
     text: str
     limit: str | None = None
     inherent: bool = False  # the limit follows from the item type, nobody wrote it
+    free_form: bool = False  # a JSON object of any keys (``dict[str, Any]``, bare ``dict``, ``Json[dict]``)
 
 
 def type_head(expr: cst.BaseExpression, ctx: Context) -> str:
@@ -69,13 +70,17 @@ def slice_values(sub: cst.Subscript) -> list[cst.BaseExpression]:
     return out
 
 
-def annotation_shape(expr: cst.BaseExpression | None, ctx: Context, depth: int = 0) -> Shape | None:
+def annotation_shape(expr: cst.BaseExpression | None, ctx: Context, depth: int = 0,
+                     free_form: bool = False) -> Shape | None:
     """The collection *expr* annotates and its limit, or None when it is not a variable-size collection.
 
     Looks through ``Optional[...]``, ``Union[...]``, ``X | None``, ``Annotated[...]``,
-    string annotations and same-module type aliases.  ``Annotated`` metadata
-    with a maximum (``Field(max_length=N)``, ``MaxLen(N)``, ``Len(_, N)``,
-    ``msgspec.Meta(max_length=N)``, a validator that checks ``len``) bounds it.
+    pydantic ``Json[...]``, string annotations and same-module type aliases.
+    ``Annotated`` metadata with a maximum (``Field(max_length=N)``,
+    ``MaxLen(N)``, ``Len(_, N)``, ``msgspec.Meta(max_length=N)``, a validator
+    that checks ``len``) bounds it.  A free-form JSON object (``dict[str, Any]``,
+    bare ``dict`` / ``Mapping``, ``Json[dict]``) is None, unless *free_form*
+    asks for it: then it is a shape with ``free_form=True``.
     """
     if expr is None or depth > 8:
         return None
@@ -84,9 +89,9 @@ def annotation_shape(expr: cst.BaseExpression | None, ctx: Context, depth: int =
             inner = cst.parse_expression(expr.evaluated_value)  # a forward reference
         except Exception:
             return None
-        return annotation_shape(inner, ctx, depth + 1)
+        return annotation_shape(inner, ctx, depth + 1, free_form)
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitOr):
-        return _union_shape((expr.left, expr.right), ctx, depth)
+        return _union_shape((expr.left, expr.right), ctx, depth, free_form)
     if isinstance(expr, cst.Call):
         head = short_name(expr.func, ctx)
         if head in _CON_COLLECTIONS:
@@ -99,23 +104,27 @@ def annotation_shape(expr: cst.BaseExpression | None, ctx: Context, depth: int =
         if not args:
             return None
         if head in ("Optional", "Union"):
-            return _union_shape(args, ctx, depth)
+            return _union_shape(args, ctx, depth, free_form)
         if head == "Annotated":
-            inner = annotation_shape(args[0], ctx, depth + 1)
+            inner = annotation_shape(args[0], ctx, depth + 1, free_form)
             if inner is None or inner.limit is not None:
                 return inner
             for meta in args[1:]:
                 found = meta_limit(meta, ctx)
                 if found:
-                    return Shape(_text(expr), found)
-            return Shape(_text(expr), None)
+                    return replace(inner, text=_text(expr), limit=found)
+            return replace(inner, text=_text(expr))
+        if head == "Json":  # pydantic Json[dict]: a JSON string decoded into the inner type
+            inner = annotation_shape(args[0], ctx, depth + 1, free_form)
+            return replace(inner, text=_text(expr)) if inner is not None else None
         if head in ("tuple", "Tuple"):
             if len(args) == 2 and isinstance(args[1], cst.Ellipsis):
                 return Shape(_text(expr), None)
             # a fixed-length tuple holds exactly its listed items, but each may be a collection of its own
             return _first_unbounded(args, expr, ctx, depth)
         if head in MAPPING_TYPES and (len(args) < 2 or _opaque(args[-1], ctx)):
-            return None  # a free-form JSON object: passed along, not iterated item by item
+            # a free-form JSON object: only judged where the caller asks (request models)
+            return Shape(_text(expr), None, free_form=True) if free_form else None
         if (head in MAPPING_TYPES or head in SET_TYPES) and finite_type(args[0], ctx):
             # {Tier: str}, set[Literal["a", "b"]]: distinct keys from a closed set, unless each value is a collection
             values = _first_unbounded(args[1:], expr, ctx, depth) if head in MAPPING_TYPES else None
@@ -123,16 +132,16 @@ def annotation_shape(expr: cst.BaseExpression | None, ctx: Context, depth: int =
         if head in COLLECTION_TYPES:
             return Shape(_text(expr), None)
         if head in ("Required", "NotRequired", "ReadOnly", "Final"):
-            return annotation_shape(args[0], ctx, depth + 1)
+            return annotation_shape(args[0], ctx, depth + 1, free_form)
         return None
     if isinstance(expr, (cst.Name, cst.Attribute)):
         head = type_head(expr, ctx)
-        if head in MAPPING_TYPES:
-            return None  # a bare dict: a free-form JSON object
+        if head in MAPPING_TYPES:  # a bare dict: a free-form JSON object
+            return Shape(_text(expr), None, free_form=True) if free_form else None
         if head in COLLECTION_TYPES or head in ("tuple", "Tuple"):
             return Shape(_text(expr), None)
         if isinstance(expr, cst.Name):
-            return _alias_shape(expr, ctx, depth)
+            return _alias_shape(expr, ctx, depth, free_form)
     return None
 
 
@@ -186,19 +195,22 @@ def _opaque(expr: cst.BaseExpression, ctx: Context) -> bool:
     return False
 
 
-def _union_shape(args: Iterable[cst.BaseExpression], ctx: Context, depth: int) -> Shape | None:
-    found = None
+def _union_shape(args: Iterable[cst.BaseExpression], ctx: Context, depth: int, free_form: bool = False) -> Shape | None:
+    """The union's first uncapped collection (a typed one before a free-form mapping), else its first capped one."""
+    found = loose = None
     for arg in args:
-        shape = annotation_shape(arg, ctx, depth + 1)
+        shape = annotation_shape(arg, ctx, depth + 1, free_form)
         if shape is None:
             continue
-        if shape.limit is None:
+        if shape.limit is None and not shape.free_form:
             return shape
+        if shape.limit is None:
+            loose = loose or shape  # `Mapping[str, object] | Sequence[object]`: the sequence decides
         found = found or shape
-    return found
+    return loose or found
 
 
-def _alias_shape(name: cst.Name, ctx: Context, depth: int) -> Shape | None:
+def _alias_shape(name: cst.Name, ctx: Context, depth: int, free_form: bool = False) -> Shape | None:
     """A same-module type alias: ``Ids = list[str]`` or ``Ids = Annotated[list[str], Field(max_length=9)]``."""
     values = ctx.index.constants.get(name.value)
     if values and len(values) == 1 and values[0] is not None:
@@ -206,12 +218,12 @@ def _alias_shape(name: cst.Name, ctx: Context, depth: int) -> Shape | None:
         if isinstance(value, cst.Call) and short_name(value.func, ctx) == "TypeAliasType" and len(value.args) >= 2:
             value = value.args[1].value
         if isinstance(value, (cst.Subscript, cst.Name, cst.Attribute, cst.BinaryOperation, cst.Call)):
-            shape = annotation_shape(value, ctx, depth + 1)
+            shape = annotation_shape(value, ctx, depth + 1, free_form)
             return replace(shape, text=name.value) if shape is not None else None
         return None
     alias = _type_statements(ctx).get(name.value)
     if alias is not None:
-        shape = annotation_shape(alias, ctx, depth + 1)
+        shape = annotation_shape(alias, ctx, depth + 1, free_form)
         return replace(shape, text=name.value) if shape is not None else None
     return None
 
@@ -250,7 +262,9 @@ def meta_limit(expr: cst.BaseExpression, ctx: Context) -> str | None:
     Counts a call with ``max_length`` / ``max_items`` / ``max_size`` (pydantic
     ``Field``, FastAPI ``Query`` / ``Body`` / ``Form``, ``msgspec.Meta``,
     Litestar ``Parameter``), ``annotated_types.MaxLen(N)`` / ``Len(_, N)``, and
-    a pydantic ``AfterValidator(f)`` whose same-module function checks ``len``.
+    a pydantic ``AfterValidator(f)`` whose same-module function checks ``len``,
+    or whose project function (in any module) rejects the value when its
+    length or serialised size is too large.
     """
     if not isinstance(expr, cst.Call):
         return None
@@ -265,4 +279,8 @@ def meta_limit(expr: cst.BaseExpression, ctx: Context) -> str | None:
         return "`Len(..., max)`"
     if head in _LEN_VALIDATOR_WRAPPERS and args and function_checks_len(args[0], ctx):
         return "a validator that checks `len`"
+    if head in _LEN_VALIDATOR_WRAPPERS and args and ctx.project and isinstance(args[0], (cst.Name, cst.Attribute)):
+        ref = ctx.project_ref(args[0])  # a validator from another module of the project
+        if ref is not None and ctx.project.ask("size_checked", ref):
+            return "a validator that checks its size"
     return None

@@ -5,7 +5,7 @@ normal traffic carried 1 to 50; nothing in the request contract rejected a
 batch that large.  These rules find request models (``models``), endpoint
 parameters (``endpoints``) and gRPC handlers (``grpc``) that accept a
 collection of any size (their helpers: ``model_roles``, ``model_sources``,
-``grpc_iteration``).  Which annotations, defaults and validators count as
+``mapping_uses``, ``grpc_iteration``).  Which annotations, defaults and validators count as
 a size limit is decided in ``boundlint.analysis.models``.
 """
 from boundlint.rules.request_shape.endpoints import UnboundedEndpointCollection

@@ -31,6 +31,8 @@ class _ModuleModels:
     fed: set[str] = field(default_factory=set)  # classes called with `data=` (a DRF serializer validating input)
     # model name -> the endpoints (and parameter names) that take it: a handler may check `len(body.ids)` itself
     endpoint_params: dict[str, list[tuple[cst.FunctionDef, str]]] = field(default_factory=dict)
+    # request models by class name only (and their bases): a free-form mapping there is not judged
+    by_name: set[str] = field(default_factory=set)
 
 
 def _project_uses(models: dict[str, m.Model], mod: _ModuleModels, ctx: Context) -> dict[str, tuple[str, ...]]:
@@ -123,7 +125,8 @@ def _request_models(models: dict[str, m.Model], fields: dict[str, list[m.Collect
             strong.add(name)
         elif name in output or name in mod.built:
             continue
-        elif model.kind != "drf" and any(f.capped for f in own) and any(f.limit is None for f in own):
+        elif model.kind != "drf" and any(f.capped for f in own) and any(
+                f.limit is None and not f.shape.free_form for f in own):
             why[name] = ""  # caps some collections: an input contract missing a cap
         elif by_name and model.kind not in _UNVALIDATED_KINDS and m.matches_any(name, patterns):
             why[name] = ""
@@ -154,6 +157,7 @@ def _request_models(models: dict[str, m.Model], fields: dict[str, list[m.Collect
                 if name in strong:
                     strong.add(other)
                 queue.append(other)
+    mod.by_name = {name for name, part_of in why.items() if (part_of or name) in named}
     return why
 
 

@@ -24,6 +24,7 @@ from boundlint.rules.request_shape.model_roles import (
     _chain, _client_package, _ModuleModels, _project_uses, _redeclared, _request_models, _takes_input, _where,
     _write_view_serializers,
 )
+from boundlint.rules.request_shape.mapping_uses import RECORD, WALKED, mapping_uses
 from boundlint.rules.request_shape.model_sources import (
     _DUMPS, _built_here, _constructed, _data_source, _data_source_of, _decoded, _dumped_by_helper, _fills_from_data,
     _injected,
@@ -39,7 +40,11 @@ class UnboundedRequestCollection(Rule):
     ## What it does
     Flags a collection field (`list`, `set`, `dict`, `Sequence`, `Mapping`,
     `tuple[X, ...]`, `conlist` ...) of a *request model* that has no maximum
-    size.  Models: pydantic v1 and v2 (`BaseModel`, `RootModel`, the
+    size.  A free-form mapping (`dict[str, Any]`, `Dict[str, Any]`, a bare
+    `dict`, `Mapping[str, Any]`, pydantic `Json[dict]`, marshmallow
+    `fields.Dict()`, DRF `DictField()`) is a collection of keys: it is
+    flagged too, with the endpoint's use in the evidence when the handler
+    walks it key by key (`for k, v in body.meta.items()`, `**body.meta`).  Models: pydantic v1 and v2 (`BaseModel`, `RootModel`, the
     `pydantic.v1` namespace, pydantic dataclasses), `msgspec.Struct`, attrs,
     `@dataclass`, marshmallow `Schema` (`fields.List`, `fields.Dict`,
     `fields.Nested(..., many=True)`), Django REST framework serializers
@@ -149,12 +154,27 @@ class UnboundedRequestCollection(Rule):
     - a set or mapping whose items or keys come from a finite type
       (`set[Literal["a", "b"]]`, `dict[Tier, str]` with a same-module enum
       `Tier`, `dict[bool, int]`): it holds one entry per value at most.
+
+    For a free-form mapping, a cap on its keys or bytes: `Field(max_length=N)`
+    (pydantic v2 and msgspec `Meta(max_length=N)` cap a dict's keys),
+    marshmallow `validate.Length(max=N)`, a validator that compares `len` of
+    it or of its encoding (`len(json.dumps(v)) > N`; an `AfterValidator(f)`
+    whose `f` lives in another module of the project counts when `f`, or a
+    helper it passes the value to, rejects it so), a handler check as
+    above; or fixed keys: a `TypedDict` or nested model instead of a dict.
+    Also not flagged:
+    - a mapping that every same-module endpoint taking the model only reads
+      by fixed keys (`body.options["retries"]`, `body.options.get("secret")`):
+      a record, whose extra keys nothing touches;
+    - a mapping in a model that only its class name calls a request
+      (`*Request` with no endpoint, loader or partial cap behind it);
+    - response models and outbound payloads, as for any field.
     """
     code, name = "BND201", "unbounded-request-collection"
     # Every model kind needs one of these words: its base, decorator or import.
     prefilter = re.compile(r"pydantic|sqlmodel|ninja|beanie|msgspec|TypedDict|dataclass|\battrs?\b|marshmallow|rest_framework|adrf")
     widening_options = ("extra-model-bases",)
-    message = "request field `{model}.{field}` (`{type}`) accepts any number of items{via}"
+    message = "request field `{model}.{field}` (`{type}`) accepts any number of {units}{via}"
     hint = "cap the field's size in the model, as its model kind allows"
     hints = {  # by model kind (analysis.models.Model.kind)
         "pydantic": "cap it: `Field(max_length=N)` (pydantic v1: `Field(max_items=N)`) or `conlist(X, max_length=N)`",
@@ -164,6 +184,8 @@ class UnboundedRequestCollection(Rule):
         "marshmallow": "cap it: `fields.List(..., validate=validate.Length(max=N))`",
         "drf": "cap it: `ListField(child=..., max_length=N)`, or `many=True, max_length=N` on a nested serializer",
         "typeddict": "cap it: `Annotated[list[X], Field(max_length=N)]` (pydantic and FastAPI enforce it)",
+        # a free-form mapping (any model kind): declare its keys, or cap them
+        "free-form": "declare its keys (a TypedDict or a nested model), or cap them: `Field(max_length=N)`, a `len` validator",
     }
     invalid = (
         Example("pydantic_list", """
@@ -203,6 +225,11 @@ class UnboundedRequestCollection(Rule):
     def __init__(self, sink):
         super().__init__(sink)
         self._mod = _ModuleModels()
+
+    def report(self, node, evidence=(), hint="", **fields):
+        """As ``Rule.report``; ``units`` (what the field holds any number of) defaults to ``items``."""
+        fields.setdefault("units", "items")
+        super().report(node, evidence, hint, **fields)
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: Context) -> None:
         if m.could_be_model(node):
@@ -317,7 +344,7 @@ class UnboundedRequestCollection(Rule):
         mod.loaded |= {name for name in drf if _takes_input(models[name].node)}
         fields: dict[str, list[m.CollectionField]] = {}
         for name, model in models.items():
-            own = m.collection_fields(model, ctx)
+            own = m.collection_fields(model, ctx, free_form=True)
             if own and any(f.limit is None for f in own):
                 checked = m.model_len_checks(_chain(model, models), {f.name for f in own}, ctx)
                 own = [replace(f, limit="a `len` check in the model") if f.limit is None and f.name in checked else f
@@ -334,10 +361,25 @@ class UnboundedRequestCollection(Rule):
                     continue
                 if uses and all(limits.checked_in_body(func, f"{param}.{f.name}", ctx) for func, param in uses):
                     continue  # every endpoint taking the model rejects an oversized `body.field` first
+                walked: tuple[str, ...] = ()
+                if f.shape.free_form:
+                    if name in mod.by_name:
+                        continue  # a JSON object in a model that only its name calls a request: nothing says it is input
+                    seen = [u for func, param in uses for u in _uses_of(func, f"{param}.{f.name}")]
+                    if seen and all(kind == RECORD for kind, _, _ in seen):
+                        continue  # read by fixed keys only: a record, its extra keys are never touched
+                    walked = tuple(f"`{f.name}` walked key by key in `{func.name.value}()` ({_where(ctx, node)})"
+                                   for kind, node, func in seen if kind == WALKED)[:1]
                 reported.add(id(f.node))
                 via = f" (part of request model `{part_of}`)" if part_of else ""
                 chain = evidence.get(part_of or name, ())
-                if chain:
-                    chain = (f"request field `{name}.{f.name}` ({_where(ctx, f.node)})", *chain)
+                if chain or walked:
+                    chain = (f"request field `{name}.{f.name}` ({_where(ctx, f.node)})", *chain, *walked)
+                hint = self.hints["free-form"] if f.shape.free_form else self.hints.get(models[name].kind, "")
                 self.report(f.node, chain, model=name, field=f.name, type=f.shape.text, via=via,
-                            hint=self.hints.get(models[name].kind, ""))
+                            units="keys" if f.shape.free_form else "items", hint=hint)
+
+
+def _uses_of(func: cst.FunctionDef, key: str) -> list[tuple[str, cst.CSTNode, cst.FunctionDef]]:
+    """``(kind, node, func)`` for each use of the mapping *key* in the endpoint *func* (see ``mapping_uses``)."""
+    return [(kind, node, func) for kind, node in mapping_uses(func, key)]

@@ -1,0 +1,105 @@
+"""Small readings of ``ast`` shapes for the project index's function reader: pauses, failover loops,
+shared pools, fixed-size batches, and the dependency a call reaches."""
+from __future__ import annotations
+
+import ast
+
+from boundlint import tables
+from boundlint.facts import calls
+
+
+def dotted(node: ast.AST) -> str | None:
+    """``a.b.c`` for a Name/Attribute chain, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _is_const(expr: ast.AST | None) -> bool:
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool):
+        return True
+    name = dotted(expr) if expr is not None else None
+    if name is not None:
+        last = name.rsplit(".", 1)[-1].strip("_")
+        return bool(last) and last.upper() == last and any(c.isalpha() for c in last)
+    if isinstance(expr, ast.BinOp):
+        return _is_const(expr.left) and _is_const(expr.right)
+    return False
+
+
+def record_dependency(out: dict, call: ast.Call, made: str | None, name: str) -> None:
+    """Record in a function's facts *out* the first dependency call (``dep``: ``[text, line]``) and
+    whether any call is of unknown effect (``opaque``); *made* is the callee's ref, *name* its text."""
+    func = call.func
+    receiver = dotted(func.value) if isinstance(func, ast.Attribute) else None
+    method = func.attr if isinstance(func, ast.Attribute) else None
+    kind = calls.classify(made, receiver, method, verbs=False)
+    if kind == calls.UNKNOWN and made is None and calls.classify(None, receiver, method, name=name) == calls.DEPENDENCY:
+        kind = calls.DEPENDENCY  # out of sight, named for what it does (`fetch_user()`)
+    if kind == calls.DEPENDENCY:
+        if out["dep"] is None:
+            out["dep"] = [f"`{name or method}()`", call.lineno]
+    elif kind == calls.UNKNOWN and made is None and not (isinstance(func, ast.Name) and calls.builtin_name(func.id)):
+        out["opaque"] = True
+
+def _paced(body: list[ast.stmt]) -> bool:
+    """A sleep of at least 0.1 s among a loop body's own statements or in a ``try``'s ``finally`` there."""
+    for stmt in body:
+        blocks = [[stmt]]
+        if isinstance(stmt, ast.Try):
+            blocks = [stmt.finalbody]
+        for block in blocks:
+            for inner in block:
+                value = inner.value if isinstance(inner, ast.Expr) else None
+                value = value.value if isinstance(value, ast.Await) else value
+                if isinstance(value, ast.Call) and _sleep_name(value) and not _short_sleep(value):
+                    return True
+    return False
+
+
+def _sleep_name(call: ast.Call) -> bool:
+    """``time.sleep(5)``, ``await asyncio.sleep(5)``, ``stop.wait(60)`` (an event's timed wait; not ``asyncio.wait``)."""
+    name = dotted(call.func) or ""
+    last = name.rsplit(".", 1)[-1]
+    if last == "wait":
+        return bool(call.args or call.keywords) and not name.startswith("asyncio.")
+    return last == "sleep" or name in tables.table("sleeps")
+
+
+def _short_text(expr: ast.AST) -> str:
+    """Source-like text of a loop's iterable for evidence (``ast.unparse`` only for small expressions)."""
+    if isinstance(expr, ast.Call):
+        name = dotted(expr.func)
+        if name is not None:
+            return f"{name}(...)"
+    return ast.unparse(expr) if len(list(ast.walk(expr))) < 12 else "..."
+
+
+def _failover(body: list[ast.stmt]) -> bool:
+    """A loop body whose ``try`` returns or breaks on success: a failover walk, not per-item work."""
+    return any(isinstance(stmt, ast.Try) and any(isinstance(x, (ast.Return, ast.Break)) for x in stmt.body)
+               for stmt in body)
+
+
+def _short_sleep(call: ast.Call) -> bool:
+    arg = call.args[0] if call.args else None
+    return isinstance(arg, ast.Constant) and isinstance(arg.value, (int, float)) and arg.value < 0.1
+
+
+def _shares_pool(call: ast.Call) -> bool:
+    return any(kw.arg in tables.table("shared-pool-keywords") for kw in call.keywords)
+
+
+def _is_const_batch(call: ast.Call, reader) -> bool:
+    """``range(0, len(xs), SIZE)`` with a constant step, or a step parameter with a constant default."""
+    if dotted(call.func) != "range" or len(call.args) != 3:
+        return False
+    step = call.args[2]
+    if _is_const(step):
+        return True
+    return isinstance(step, ast.Name) and _is_const(reader.defaults.get(step.id))
