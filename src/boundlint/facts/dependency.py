@@ -33,6 +33,20 @@ def _calls(node: cst.CSTNode) -> Iterator[cst.Call]:
         stack.extend(reversed(n.children))
 
 
+def _awaited(node: cst.CSTNode) -> set[int]:
+    """Ids of the calls awaited under *node* (nested defs skipped)."""
+    out: set[int] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Await) and isinstance(n.expression, cst.Call):
+            out.add(id(n.expression))
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not node:
+            continue
+        stack.extend(n.children)
+    return out
+
+
 class _Reader:
     def __init__(self, chain: list[cst.CSTNode], ctx) -> None:
         self.ctx = ctx
@@ -139,8 +153,11 @@ class _Reader:
         for node in nodes:
             if isinstance(node, (cst.Name, cst.Attribute)):  # a callable handed over to run per item
                 node = cst.Call(func=node)
+            awaited = _awaited(node)
             for call in _calls(node):
                 verdict, why = self.call(call, depth)
+                if verdict == UNKNOWN and id(call) in awaited:  # a coroutine out of sight waits on I/O
+                    verdict, why = YES, f"awaits `{dotted(call.func) or 'a call'}()`"
                 if verdict == YES:
                     return YES, why
                 if verdict == UNKNOWN:

@@ -51,6 +51,8 @@ def _assignments(func: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:
                     out.setdefault(t.target.value, []).append(node.value)
         elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name) and node.value is not None:
             out.setdefault(node.target.value, []).append(node.value)
+        elif isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
+            out.setdefault(node.target.value, []).append(node.value)
         stack.extend(node.children)
     return out
 

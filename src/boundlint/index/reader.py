@@ -94,6 +94,7 @@ class FunctionReader:
         self.params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         self.defaults = self._defaults()
         self.binds: dict[str, dict] = {}
+        self.awaited: set[int] = set()  # ids of calls that are awaited
         self.loop_vars: dict[str, dict] = {}
         self._gathered: dict[int, str] = {}  # id of a comprehension a gather() unpacks -> that call's text
         self.out: dict = {"line": func.lineno, "params": self.params, "method": owner is not None,
@@ -383,6 +384,8 @@ class FunctionReader:
                 for extra in node.generators[1:]:
                     self._exprs(extra.iter, inner)
                 continue
+            if isinstance(node, ast.Await) and isinstance(node.value, ast.Call):
+                self.awaited.add(id(node.value))
             if isinstance(node, ast.Call):
                 self._call(node, loop)
             for name in node._fields:  # children, skipping the leaves that hold no call
@@ -413,7 +416,7 @@ class FunctionReader:
             self.out["clients"].append([made, call.lineno, call.col_offset + 1])
         if _is_const_batch(call, self):
             self.out["batches"] = self.out["batches"] or "fixed-size batches"
-        record_dependency(self.out, call, made, name)
+        record_dependency(self.out, call, made, name, id(call) in self.awaited)
         self._worker_pass(call, short, made, loop)
         if short in _GATHERS:
             for arg in call.args:

@@ -32,15 +32,18 @@ def _is_const(expr: ast.AST | None) -> bool:
     return False
 
 
-def record_dependency(out: dict, call: ast.Call, made: str | None, name: str) -> None:
+def record_dependency(out: dict, call: ast.Call, made: str | None, name: str, awaited: bool = False) -> None:
     """Record in a function's facts *out* the first dependency call (``dep``: ``[text, line]``) and
-    whether any call is of unknown effect (``opaque``); *made* is the callee's ref, *name* its text."""
+    whether any call is of unknown effect (``opaque``); *made* is the callee's ref, *name* its text,
+    *awaited* whether the call is awaited (an awaited call out of sight waits on I/O)."""
     func = call.func
     receiver = dotted(func.value) if isinstance(func, ast.Attribute) else None
     method = func.attr if isinstance(func, ast.Attribute) else None
     kind = calls.classify(made, receiver, method, verbs=False)
     if kind == calls.UNKNOWN and made is None and calls.classify(None, receiver, method, name=name) == calls.DEPENDENCY:
         kind = calls.DEPENDENCY  # out of sight, named for what it does (`fetch_user()`)
+    if kind == calls.UNKNOWN and made is None and awaited:
+        kind = calls.DEPENDENCY  # awaited and out of sight: a coroutine that waits on I/O
     if kind == calls.DEPENDENCY:
         if out["dep"] is None:
             out["dep"] = [f"`{name or method}()`", call.lineno]
