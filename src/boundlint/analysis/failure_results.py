@@ -268,6 +268,7 @@ def local_fault(handler: cst.ExceptHandler) -> bool:
     types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
     for t in types:
         name = dotted(t) or ""
-        if name not in _LOCAL_FAULTS and name.rsplit(".", 1)[-1] not in _LOCAL_FAULTS:
+        last = name.rsplit(".", 1)[-1]
+        if name not in _LOCAL_FAULTS and last not in _LOCAL_FAULTS and not last.endswith(("NotFound", "DoesNotExist")):
             return False
     return True

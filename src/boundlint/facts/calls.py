@@ -67,12 +67,15 @@ def classify(qualname: str | None, receiver: str | None, method: str | None, set
             return DEPENDENCY
         if receiver is not None:
             last = receiver.rsplit(".", 1)[-1]
-            if _words(last) & tables.table("dependency-receivers", settings):
+            # an UPPER_CASE constant is a value, not a client (`API_ROUTES.get(...)`)
+            if not last.isupper() and _words(last) & tables.table("dependency-receivers", settings):
                 return DEPENDENCY
         if method in LOCAL_METHODS:
             return LOCAL
     last = (qualname or name or method or "").rsplit(".", 1)[-1]
-    words = _WORDS.findall(re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", last.lstrip("_")).lower())
+    if last[:1].isupper() or last.lstrip("_")[:1].isupper():
+        return UNKNOWN  # a class or a constant (`HTTPException(...)`), not a call named for what it does
+    words = _WORDS.findall(last.lstrip("_").lower())
     if verbs and words and words[0] in tables.table("dependency-verbs", settings):
         return DEPENDENCY
     return UNKNOWN

@@ -22,7 +22,16 @@ YES, NO, UNKNOWN = "yes", "no", "unknown"
 _DEPTH = 3
 
 
-def _calls(node: cst.CSTNode) -> Iterator[cst.Call]:
+def _broad(handler: cst.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    return any((dotted(t) or "") in ("Exception", "BaseException") for t in types)
+
+
+def _calls(node: cst.CSTNode, failures: bool = False) -> Iterator[cst.Call]:
+    """The calls under *node* (nested defs skipped); with *failures*, only those whose failure can
+    propagate out of *node*: the body of an inner ``try`` that catches everything is skipped."""
     stack = [node]
     while stack:
         n = stack.pop()
@@ -30,6 +39,9 @@ def _calls(node: cst.CSTNode) -> Iterator[cst.Call]:
             yield n
         if isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not node:
             continue  # a nested def runs when called, not here
+        if failures and isinstance(n, cst.Try) and any(_broad(h) for h in n.handlers):
+            stack.extend(reversed([c for c in n.children if c is not n.body]))
+            continue
         stack.extend(reversed(n.children))
 
 
@@ -48,8 +60,10 @@ def _awaited(node: cst.CSTNode) -> set[int]:
 
 
 class _Reader:
-    def __init__(self, chain: list[cst.CSTNode], ctx) -> None:
+    def __init__(self, chain: list[cst.CSTNode], ctx, failures: bool = False, spawned: bool = False) -> None:
         self.ctx = ctx
+        self.failures = failures
+        self.spawned = spawned
         self.chain = chain
         self.owner = next((n.name.value for n in reversed(chain) if isinstance(n, cst.ClassDef)), None)
         self.memo: dict[int, tuple[str, str]] = {}  # id(def) -> verdict; UNKNOWN while being read (recursion)
@@ -88,12 +102,14 @@ class _Reader:
                 if isinstance(target, cst.Name) and calls.builtin_name(target.value):
                     continue
                 if self.ctx.qualname(target) is not None or isinstance(target, cst.Attribute) or self.local_def(target.value):
-                    verdict = self.call(cst.Call(func=target), depth)
+                    verdict = self.call(cst.Call(func=target), depth, self.spawned and depth == 0)
                     if verdict[0] == YES:
                         return verdict
         return None
 
-    def call(self, call: cst.Call, depth: int) -> tuple[str, str]:
+    def call(self, call: cst.Call, depth: int, awaited: bool = False) -> tuple[str, str]:
+        """The verdict for one call; an *awaited* one returns a coroutine, so a method name shared with
+        ``str``/``dict`` (``get``) says nothing about it."""
         if call.args:
             handed = self.handed(call, depth)
             if handed is not None:
@@ -128,7 +144,7 @@ class _Reader:
                 found = self.method(func.attr.value)
                 if found is not None:
                     return self.body(found, depth + 1)
-            if kind == calls.LOCAL:
+            if kind == calls.LOCAL and not awaited:
                 return NO, ""
             if qual is not None:
                 answer = self.project(qual, None)
@@ -154,9 +170,11 @@ class _Reader:
             if isinstance(node, (cst.Name, cst.Attribute)):  # a callable handed over to run per item
                 node = cst.Call(func=node)
             awaited = _awaited(node)
-            for call in _calls(node):
-                verdict, why = self.call(call, depth)
-                if verdict == UNKNOWN and id(call) in awaited:  # a coroutine out of sight waits on I/O
+            for call in _calls(node, self.failures and depth == 0):
+                is_awaited = id(call) in awaited or (self.spawned and depth == 0)
+                verdict, why = self.call(call, depth, is_awaited)
+                if verdict == UNKNOWN and is_awaited:
+                    # a coroutine out of sight, awaited here or spawned per item, waits on I/O
                     verdict, why = YES, f"awaits `{dotted(call.func) or 'a call'}()`"
                 if verdict == YES:
                     return YES, why
@@ -182,11 +200,28 @@ def caught(handler: cst.ExceptHandler | None, ctx) -> str:
     return ""
 
 
-def reaches(nodes: Iterable[cst.CSTNode], chain: list[cst.CSTNode], ctx) -> tuple[str, str]:
+def pooled(nodes: Iterable[cst.CSTNode], ctx) -> str:
+    """``"asyncio.to_thread"`` when each item's work is handed to a thread pool of fixed size
+    (``asyncio.to_thread(f, x)``, ``loop.run_in_executor(pool, f, x)``): the pool bounds how many run."""
+    for node in nodes:
+        elt = node.elt if isinstance(node, (cst.GeneratorExp, cst.ListComp, cst.SetComp)) else node
+        if isinstance(elt, cst.Call):
+            qual = ctx.qualname(elt.func) or ""
+            if qual == "asyncio.to_thread" or (isinstance(elt.func, cst.Attribute) and elt.func.attr.value == "run_in_executor"):
+                return qual or "run_in_executor"
+    return ""
+
+
+def reaches(nodes: Iterable[cst.CSTNode], chain: list[cst.CSTNode], ctx, failures: bool = False,
+            spawned: bool = False) -> tuple[str, str]:
     """``(YES, why)``, ``(NO, "")`` or ``(UNKNOWN, "")``: does the work in *nodes* reach a dependency?
 
     *chain* holds the nodes enclosing the work (``placement.ancestors_of``),
     used to find nested and sibling functions and the enclosing class; *ctx*
     is the traversal's Context (imports, module index, project view).
+    With *failures* (the body of a ``try`` whose handler logs), calls inside an
+    inner ``try`` that catches everything do not count: their failures never
+    reach the handler.  With *spawned* (coroutines or tasks started per item),
+    a call out of sight in *nodes* themselves counts as awaited.
     """
-    return _Reader(chain, ctx).nodes(nodes, 0)
+    return _Reader(chain, ctx, failures, spawned).nodes(nodes, 0)

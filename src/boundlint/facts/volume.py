@@ -68,6 +68,44 @@ def _param(func: cst.FunctionDef, name: str) -> cst.Param | None:
     return None
 
 
+_BUILDERS = frozenset({"__init__", "__post_init__", "setup", "setUp", "__attrs_post_init__"})
+_FILLS = frozenset({"append", "extend", "add", "update", "insert", "setdefault", "appendleft"})
+
+
+def _self_attr(expr: cst.CSTNode, attr: str) -> bool:
+    return (isinstance(expr, cst.Attribute) and expr.attr.value == attr and isinstance(expr.value, cst.Name)
+            and expr.value.value in ("self", "cls"))
+
+
+def _built_once(owner: cst.ClassDef, attr: str) -> bool:
+    """See ``_Reader.built_once``; False when the attribute is never assigned at construction."""
+    assigned_at_build = False
+    for stmt in owner.body.body if isinstance(owner.body, cst.IndentedBlock) else ():
+        if not isinstance(stmt, cst.FunctionDef):
+            continue
+        builder = stmt.name.value in _BUILDERS
+        stack: list[cst.CSTNode] = [stmt.body]
+        while stack:
+            node = stack.pop()
+            stack.extend(node.children)
+            targets: list[cst.CSTNode] = []
+            if isinstance(node, cst.Assign):
+                targets = [t.target for t in node.targets]
+            elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+                targets = [node.target]
+            for target in targets:
+                if _self_attr(target, attr):
+                    if not builder:
+                        return False
+                    assigned_at_build = True
+                if isinstance(target, cst.Subscript) and _self_attr(target.value, attr) and not builder:
+                    return False  # self.attr[key] = value per call
+            if (not builder and isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+                    and node.func.attr.value in _FILLS and _self_attr(node.func.value, attr)):
+                return False  # filled as the object works
+    return assigned_at_build
+
+
 class _Reader:
     def __init__(self, chain: list[cst.CSTNode], ctx, path: str) -> None:
         self.chain, self.ctx, self.path = chain, ctx, path
@@ -96,6 +134,18 @@ class _Reader:
             if values and depth < _DEPTH:
                 return self.expr(values[-1], depth + 1)
         return UNKNOWN, ""
+
+    def built_once(self, attr: str) -> bool:
+        """``self.<attr>`` is assigned only while the object is built (``__init__``, the class body) and never
+        filled or rebound by another method: state fixed at construction, like configuration."""
+        owner = next((n for n in reversed(self.chain) if isinstance(n, cst.ClassDef)), None)
+        if owner is None:
+            return False
+        memo = self.ctx.cache.setdefault("built_once", {})
+        key = (id(owner), attr)
+        if key not in memo:
+            memo[key] = _built_once(owner, attr)
+        return memo[key]
 
     def param(self, func: cst.FunctionDef, param: cst.Param) -> tuple[str, str]:
         name = param.name.value
@@ -151,6 +201,8 @@ class _Reader:
                           or parts[-1] in tables.table("bounded-names", self.ctx.settings))
             if configured:
                 return CONFIGURED, f"`{text}`, set by configuration"
+            if root in ("self", "cls") and len(parts) >= 2 and self.built_once(parts[1]):
+                return CONFIGURED, f"`{text}`, set when the object is built and not changed after"
             if root in ("self", "cls") or not root:
                 return UNKNOWN, ""
             return self.name(root, depth)
@@ -169,4 +221,6 @@ def volume(expr: cst.BaseExpression | None, chain: list[cst.CSTNode], ctx, path:
     """``(kind, why)`` for the collection *expr* whose size drives the work (see the module doc)."""
     if expr is None:
         return UNKNOWN, ""
+    if any(isinstance(n, cst.For) and n.asynchronous is not None and n.iter is expr for n in chain):
+        return INPUT, f"a stream read at run time (`async for` over `{dotted(expr) or 'a stream'}`)"
     return _Reader(chain, ctx, path).expr(expr)

@@ -87,5 +87,11 @@ def of_report(report, chain: list, ctx, path: str) -> Severity:
     if report.reached:
         found, why = dependency.YES, report.reached
     else:
-        found, why = dependency.reaches(report.work, chain, ctx) if report.work else (dependency.UNKNOWN, "")
+        if code.startswith("BND1"):
+            pool = dependency.pooled(report.work, ctx)
+            if pool:
+                return Severity(LOW, f"each item's work runs on a thread pool of fixed size (`{pool}`)")
+        found, why = (dependency.reaches(report.work, chain, ctx, failures=code.startswith("BND3"),
+                                         spawned=code in ("BND101", "BND102"))
+                      if report.work else (dependency.UNKNOWN, ""))
     return judge(kind, found, runs, volume_why, why)
