@@ -160,6 +160,8 @@ def main(argv: list[str] | None = None) -> int:
         findings = [f for f in old if f["path"].split("/", 1)[0] in names]
     else:
         findings = [f for name in names for f in run(name, args.jobs)]
+        # The whole run, with each finding's severity reason, for reading what changed (not versioned).
+        (CORPORA / "latest-run.json").write_text(json.dumps(findings, indent=1) + "\n", encoding="utf-8")
         added, gone, changed = diff([f for f in old if f["path"].split("/", 1)[0] in names], findings)
         print(f"## Against the snapshot: {len(added)} new, {len(gone)} gone, {len(changed)} changed\n")
         for title, items in (("new", added), ("gone", gone)):

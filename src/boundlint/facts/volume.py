@@ -25,6 +25,9 @@ _WRAPPERS = frozenset({"len", "list", "tuple", "set", "sorted", "reversed", "enu
                        "dict", "filter", "map", "chain", "islice", "batched", "chunked"})
 _VIEWS = frozenset({"items", "keys", "values", "copy", "split", "splitlines", "readlines"})
 _WALKS = frozenset({"os.listdir", "os.scandir", "os.walk", "glob.glob", "glob.iglob"})
+# What the installation fixes: plugins and entry points found at start-up.
+_INSTALLED = frozenset({"importlib.metadata.entry_points", "importlib_metadata.entry_points",
+                        "pkg_resources.iter_entry_points", "entry_points", "iter_entry_points"})
 _WALK_METHODS = frozenset({"iterdir", "glob", "rglob", "readlines", "read_text", "splitlines"})
 _CONFIG_ROOTS = frozenset({"settings", "config", "conf", "cfg", "options", "opts", "app_settings", "self", "cls"})
 _REQUEST_WORDS = frozenset({"request", "req", "body", "payload", "batch", "messages", "msgs", "records", "events"})
@@ -164,6 +167,8 @@ class _Reader:
         func = call.func
         qual = self.ctx.qualname(func) or dotted(func) or ""
         last = qual.rsplit(".", 1)[-1]
+        if qual in _INSTALLED or last in ("entry_points", "iter_entry_points"):
+            return CONFIGURED, f"installed plugins (`{qual or last}()`)"
         if qual in _WALKS or (isinstance(func, cst.Attribute) and func.attr.value in _WALK_METHODS and last != "split"):
             return INPUT, f"data read at run time (`{qual or last}()`)"
         if qual.rsplit(".", 1)[-1] in _WRAPPERS or (isinstance(func, cst.Attribute) and func.attr.value in _VIEWS):
@@ -201,6 +206,8 @@ class _Reader:
                           or parts[-1] in tables.table("bounded-names", self.ctx.settings))
             if configured:
                 return CONFIGURED, f"`{text}`, set by configuration"
+            if root.isupper() and len(root) > 1 and len(parts) >= 2:
+                return CONFIGURED, f"`{text}`, state of the module-level `{root}`"
             if root in ("self", "cls") and len(parts) >= 2 and self.built_once(parts[1]):
                 return CONFIGURED, f"`{text}`, set when the object is built and not changed after"
             if root in ("self", "cls") or not root:

@@ -19,7 +19,7 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
         None),
     "dependency-receivers": (
         "Words in a receiver's name that make a method call on it a dependency call (`self.http_client.get`).",
-        ("api", "boto", "bucket", "channel", "client", "conn", "connection", "cursor", "db", "database",
+        ("api", "boto", "bucket", "channel", "client", "consumer", "poller", "subscriber", "conn", "connection", "cursor", "db", "database",
          "dynamo", "engine", "es", "http", "kafka", "memcache", "mongo", "producer", "publisher", "queue", "redis",
          "remote", "repo", "repository", "s3", "session", "sftp", "smtp", "socket", "sock", "sqs", "sns",
          "storage", "stub", "transport", "upstream", "ws", "websocket"),

@@ -173,8 +173,8 @@ class LogStormInLoop(Rule):
         tried = tried_body(ctx.ancestors, handler)
         work = (tried,) if tried is not None else ()
         reached = caught(handler, ctx)
-        if not reached and loop.kind == "while":  # the storm is per pass, and the loop does not wait after a failure
-            reached = "every pass of a loop that goes on at once after a failure"
+        if loop.kind == "while" and isinstance(getattr(loop.node, "body", None), cst.BaseSuite):
+            work = (*work, loop.node.body)  # the storm is per pass: what each pass calls (a consumer's poll)
         if printed is not None:
             # a plain print is output like any other only where the loop spins (BND303's finding)
             if spinning_retry(handler, ctx) is not None:
