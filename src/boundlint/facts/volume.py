@@ -80,6 +80,21 @@ def _self_attr(expr: cst.CSTNode, attr: str) -> bool:
             and expr.value.value in ("self", "cls"))
 
 
+def _names_in(expr: cst.CSTNode) -> set[str]:
+    out, stack = set(), [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name):
+            out.add(node.value)
+        stack.extend(node.children)
+    return out
+
+
+def _param_names(func: cst.FunctionDef) -> set[str]:
+    params = func.params
+    return {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)} - {"self", "cls"}
+
+
 def _built_once(owner: cst.ClassDef, attr: str) -> bool:
     """See ``_Reader.built_once``; False when the attribute is never assigned at construction."""
     assigned_at_build = False
@@ -100,6 +115,9 @@ def _built_once(owner: cst.ClassDef, attr: str) -> bool:
                 if _self_attr(target, attr):
                     if not builder:
                         return False
+                    value = getattr(node, "value", None)
+                    if value is not None and _names_in(value) & _param_names(stmt):
+                        return False  # handed in by whoever builds it: as large as the caller's collection
                     assigned_at_build = True
                 if isinstance(target, cst.Subscript) and _self_attr(target.value, attr) and not builder:
                     return False  # self.attr[key] = value per call
@@ -139,7 +157,8 @@ class _Reader:
         return UNKNOWN, ""
 
     def built_once(self, attr: str) -> bool:
-        """``self.<attr>`` is assigned only while the object is built (``__init__``, the class body) and never
+        """``self.<attr>`` is assigned only while the object is built (``__init__``, the class body), from
+        something other than a value handed in (a literal, configuration, a lookup of its own), and never
         filled or rebound by another method: state fixed at construction, like configuration."""
         owner = next((n for n in reversed(self.chain) if isinstance(n, cst.ClassDef)), None)
         if owner is None:
