@@ -65,8 +65,8 @@ def of_report(report, chain: list, ctx, path: str) -> Severity:
     """
     from boundlint.facts import dependency, placement, volume
 
-    if report.severity is not None:
-        return Severity(report.severity)
+    if report.severity is not None:  # the rule's own: a level, or (level, why)
+        return Severity(*report.severity) if isinstance(report.severity, tuple) else Severity(report.severity)
     code = report.rule.code
     if code[3] in "09":
         return Severity(HIGH if code[3] == "0" else MEDIUM)

@@ -6,9 +6,10 @@ import libcst as cst
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.logging_calls import describe, log_call, rate_limited, stdout_print
 from boundlint.analysis.storms import handler_loop, loop_source
-from boundlint.analysis.failure_results import failure_branch
+from boundlint.analysis.failure_results import failure_branch, local_fault
 from boundlint.facts.dependency import caught
 from boundlint.facts.placement import tried_body
+from boundlint.verdicts.severity import LOW
 from boundlint.rules.amplification.log_storms import _LOGGERS_DOC, _LOOP_LOG_PREFILTER, _OPTIONS_DOC, loop_storms, result_loop
 from boundlint.rules.amplification.retry_without_backoff import spinning_retry
 from boundlint.rules.base import Example, Rule
@@ -173,16 +174,18 @@ class LogStormInLoop(Rule):
         tried = tried_body(ctx.ancestors, handler)
         work = (tried,) if tried is not None else ()
         reached = caught(handler, ctx)
+        # a handler that catches only the item's own faults never sees the dependency fail
+        severity = (LOW, "the handler catches only per-item faults, not a dependency's failure") if local_fault(handler) else None
         if loop.kind == "while" and isinstance(getattr(loop.node, "body", None), cst.BaseSuite):
             work = (*work, loop.node.body)  # the storm is per pass: what each pass calls (a consumer's poll)
         if printed is not None:
             # a plain print is output like any other only where the loop spins (BND303's finding)
             if spinning_retry(handler, ctx) is not None:
                 self.report(node, call=printed.text, what=describe(printed), loop=_loop_text(loop), volume=loop.iter,
-                            work=work, reached=reached)
+                            work=work, reached=reached, severity=severity)
         elif loop_storms(ctx, handler, loop):
             self.report(node, call=log.text, what=describe(log), loop=_loop_text(loop), volume=loop.iter, work=work,
-                        reached=reached)
+                        reached=reached, severity=severity)
 
 
     def _failed_result(self, node: cst.Call, ctx: Context) -> None:
