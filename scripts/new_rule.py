@@ -57,24 +57,26 @@ class {cls}(Rule):
         Example("hazard", """
             def handler(ids):
                 for i in ids:
-                    hazard(i)  # error: {code} col 9
+                    fetch_item(i)  # error: {code} col 9
             """),
     )
     valid = (
         Example("bounded", """
             def handler():
                 for i in (1, 2):
-                    hazard(i)
+                    fetch_item(i)
             """),
     )
 
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
-        if not (isinstance(node.func, cst.Name) and node.func.value == "hazard"):
+        if not (isinstance(node.func, cst.Name) and node.func.value == "fetch_item"):
             return  # TODO: recognise the construct (from a table in boundlint.tables, not a list of your own)
         loop = next((lp for lp in reversed(ctx.frame.loops) if limits.loop_limit(lp, ctx) is None), None)
         if loop is None:
             return  # no loop, or every loop around it is bounded: the shared verdict of analysis/limits
-        self.report(node, call=short(node.func), source=short(loop.iter or node))
+        # The severity is judged from this evidence (verdicts.severity): where the volume comes from, and
+        # what each item's work reaches (a dependency call makes it medium, with input volume high).
+        self.report(node, call=short(node.func), source=short(loop.iter or node), volume=loop.iter, work=(node,))
 '''
 
 FIXTURE = '''"""{code} {slug}: the hazard, then each kind of limit that makes it safe."""
@@ -82,12 +84,12 @@ FIXTURE = '''"""{code} {slug}: the hazard, then each kind of limit that makes it
 
 def handler(ids):
     for i in ids:
-        hazard(i)  # error: {code} col 9
+        fetch_item(i)  # error: {code} col 9
 
 
 def fixed():
     for i in (1, 2):
-        hazard(i)  # bounded: a literal
+        fetch_item(i)  # bounded: a literal
 '''
 
 
