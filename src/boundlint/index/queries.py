@@ -124,6 +124,22 @@ def class_uses(index: ProjectIndex, ref: str) -> dict:
     return {"input": sorted(set(chains)), "output": key in rev["outputs"], "built": key in rev["built"]}
 
 
+def input_len_checks(index: ProjectIndex, ref: str) -> list[list[str]]:
+    """Per endpoint that takes the class *ref* as input, the fields it rejects when oversized, sorted.
+
+    ``[["ids"], []]``: one endpoint checks ``if len(body.ids) > N: raise ...``
+    before its work, the other checks nothing.  ``[]`` when no endpoint takes it.
+    """
+    key = index.key(ref)
+    if key is None:
+        return []
+    out = []
+    for entry, func, param in index.reverse()["inputs"].get(key, ()):
+        checked = entry.summary["functions"][func]["len_checked"]
+        out.append(sorted({k.split(".", 2)[1] for k in checked if k.count(".") == 1 and k.startswith(param + ".")}))
+    return out
+
+
 def _input_chain(index: ProjectIndex, entry, func: str, key: str, depth: int, seen: frozenset) -> list[str] | None:
     """A chain showing that parameter key *key* of function *func* carries request input, else None."""
     if depth > _DEPTH or (entry.path, func, key) in seen:
@@ -311,5 +327,5 @@ QUERIES: dict[str, Callable] = {
     "limiter": limiter, "len_checked": len_checked, "client_factory": client_factory, "pauses": pauses,
     "batches": batches, "configured": configured, "class_uses": class_uses, "spawn_sources": spawn_sources,
     "per_item_callers": per_item_callers, "sized_by_callers": sized_by_callers, "dependency": dependency,
-    "size_checked": size_checked,
+    "size_checked": size_checked, "input_len_checks": input_len_checks,
 }

@@ -67,6 +67,9 @@ def _rejected_keys(test: ast.AST, asserted: bool = False) -> list[str]:
     *asserted*, keys an ``assert`` keeps small (``len(x) <= N``)."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) and not asserted:
         return [k for v in test.values for k in _rejected_keys(v)]
+    if isinstance(test, ast.BoolOp) and not asserted:  # x is not None and len(x) > N: rejects an oversized x
+        keys = [k for v in test.values for k in _rejected_keys(v)]
+        return [k for k in keys if all(_rejected_keys(v) == [k] or _present(v, k) for v in test.values)]
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, op, right = test.left, test.ops[0], test.comparators[0]
         above, below = (ast.Lt, ast.LtE), (ast.Gt, ast.GtE)
@@ -75,6 +78,24 @@ def _rejected_keys(test: ast.AST, asserted: bool = False) -> list[str]:
         if isinstance(op, below if asserted else above) and _len_key(right):
             return [_len_key(right)]  # type: ignore[list-item]
     return []
+
+
+def _present(test: ast.AST, key: str) -> bool:
+    """``key is not None`` or a bare ``key``: a guard that only skips an absent value."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.IsNot):
+        return dotted(test.left) == key and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None
+    return dotted(test) == key
+
+
+def _built_from_keywords(call: ast.Call, made: str) -> bool:
+    """``Payload(texts=t, tools=ts)``: a class (by its capitalised name) filled from keyword arguments only."""
+    return (made.rsplit(".", 1)[-1][:1].isupper() and bool(call.keywords) and not call.args
+            and all(kw.arg is not None for kw in call.keywords))
+
+
+def _test_module(module: str) -> bool:
+    """``tests.test_api``, ``app.conftest``: test code builds request models to send them to the app."""
+    return any(part in ("test", "tests", "conftest") or part.startswith("test_") for part in module.split("."))
 
 
 class FunctionReader:
@@ -408,6 +429,8 @@ class FunctionReader:
             made_here = self.ref(func.value.func)  # Payload(...).model_dump(): the module builds and sends it
             if made_here is not None and made_here not in self.out["built"]:
                 self.out["built"].append(made_here)
+        if made is not None and _built_from_keywords(call, made) and not _test_module(self.module):
+            self.out["built"].append(made)  # Payload(texts=..., tools=...): the project fills it, nobody sends it in
         if short == "acquire" and isinstance(func, ast.Attribute):
             receiver = dotted(func.value)
             if receiver and self._limiter_name(receiver):

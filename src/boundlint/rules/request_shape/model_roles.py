@@ -33,6 +33,8 @@ class _ModuleModels:
     endpoint_params: dict[str, list[tuple[cst.FunctionDef, str]]] = field(default_factory=dict)
     # request models by class name only (and their bases): a free-form mapping there is not judged
     by_name: set[str] = field(default_factory=set)
+    # model name -> fields that every endpoint of the project taking it rejects when oversized (`len(body.ids) > N`)
+    checked: dict[str, set[str]] = field(default_factory=dict)
 
 
 def _project_uses(models: dict[str, m.Model], mod: _ModuleModels, ctx: Context) -> dict[str, tuple[str, ...]]:
@@ -52,6 +54,9 @@ def _project_uses(models: dict[str, m.Model], mod: _ModuleModels, ctx: Context) 
         if uses["input"]:
             mod.endpoint_refs.setdefault(name, "")
             chains[name] = (uses["input"][0],)
+            per_endpoint = ctx.project.ask("input_len_checks", ctx.project.ref(None, name)) or []
+            if per_endpoint:
+                mod.checked[name] = set.intersection(*(set(fields) for fields in per_endpoint))
         elif name not in mod.endpoint_refs and name not in mod.loaded:
             if uses["output"]:
                 mod.returned.add(name)

@@ -361,6 +361,8 @@ class UnboundedRequestCollection(Rule):
                     continue
                 if uses and all(limits.checked_in_body(func, f"{param}.{f.name}", ctx) for func, param in uses):
                     continue  # every endpoint taking the model rejects an oversized `body.field` first
+                if not part_of and f.name in mod.checked.get(name, ()):
+                    continue  # as above, for the endpoints in every module of the project
                 walked: tuple[str, ...] = ()
                 if f.shape.free_form:
                     if name in mod.by_name:
@@ -368,6 +370,8 @@ class UnboundedRequestCollection(Rule):
                     seen = [u for func, param in uses for u in _uses_of(func, f"{param}.{f.name}")]
                     if seen and all(kind == RECORD for kind, _, _ in seen):
                         continue  # read by fixed keys only: a record, its extra keys are never touched
+                    if uses and not seen and all(_dumps_whole(func, param) for func, param in uses):
+                        continue  # never read on its own: the handler serialises the whole body and sends it on
                     walked = tuple(f"`{f.name}` walked key by key in `{func.name.value}()` ({_where(ctx, node)})"
                                    for kind, node, func in seen if kind == WALKED)[:1]
                 reported.add(id(f.node))
@@ -378,6 +382,13 @@ class UnboundedRequestCollection(Rule):
                 hint = self.hints["free-form"] if f.shape.free_form else self.hints.get(models[name].kind, "")
                 self.report(f.node, chain, model=name, field=f.name, type=f.shape.text, via=via,
                             units="keys" if f.shape.free_form else "items", hint=hint)
+
+
+def _dumps_whole(func: cst.FunctionDef, param: str) -> bool:
+    """The endpoint *func* serialises its parameter *param* whole (``form.model_dump()``, ``form.json()``)."""
+    return any(isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _DUMPS
+               and isinstance(node.func.value, cst.Name) and node.func.value.value == param
+               for node in m.iter_nodes(func.body))
 
 
 def _uses_of(func: cst.FunctionDef, key: str) -> list[tuple[str, cst.CSTNode, cst.FunctionDef]]:
