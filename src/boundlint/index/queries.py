@@ -140,6 +140,18 @@ def input_len_checks(index: ProjectIndex, ref: str) -> list[list[str]]:
     return out
 
 
+_ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"})
+
+
+def is_enum(index: ProjectIndex, ref: str, depth: int = 0) -> bool:
+    """True when *ref* names a project class that derives from ``enum.Enum`` (or a project enum): a closed set."""
+    found = index.resolve(ref)
+    if found is None or found[0] != "class" or depth > 8:
+        return False
+    bases = found[1].summary["classes"][found[2]]["bases"]
+    return any(base in _ENUM_BASES or is_enum(index, base, depth + 1) for base in bases)
+
+
 def _input_chain(index: ProjectIndex, entry, func: str, key: str, depth: int, seen: frozenset) -> list[str] | None:
     """A chain showing that parameter key *key* of function *func* carries request input, else None."""
     if depth > _DEPTH or (entry.path, func, key) in seen:
@@ -328,4 +340,5 @@ QUERIES: dict[str, Callable] = {
     "batches": batches, "configured": configured, "class_uses": class_uses, "spawn_sources": spawn_sources,
     "per_item_callers": per_item_callers, "sized_by_callers": sized_by_callers, "dependency": dependency,
     "size_checked": size_checked, "input_len_checks": input_len_checks,
+    "is_enum": is_enum,
 }
