@@ -197,6 +197,8 @@ class UnboundedEndpointCollection(Rule):
                 continue
             if _mapping(param, ctx) and _read_as_record(node, param.name.value):
                 continue
+            if _pinned(node, param.name.value):
+                continue
             name = node.name.value
             if kind == "dependency" and name == "__init__" and isinstance(ctx.scope.node, cst.ClassDef):
                 name = ctx.scope.node.name.value
@@ -244,6 +246,29 @@ def _mapping(param: cst.Param, ctx: Context) -> bool:
         if isinstance(node, cst.Subscript) and m.type_head(node.value, ctx) in m.MAPPING_TYPES:
             return True
     return False
+
+
+def _pinned(func: cst.FunctionDef, name: str) -> bool:
+    """True when the body rejects *name* unless it equals a literal (``if mask != ["is_paused"]: raise ...``):
+    the only list it goes on with is that one."""
+    for node in limits.iter_nodes(func.body):
+        if not isinstance(node, cst.If) or not isinstance(node.test, cst.Comparison):
+            continue
+        test = node.test
+        if (len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.NotEqual)
+                and isinstance(test.left, cst.Name) and test.left.value == name
+                and isinstance(test.comparisons[0].comparator, (cst.List, cst.Tuple))
+                and _raises(node.body)):
+            return True
+    return False
+
+
+def _raises(body: cst.BaseSuite) -> bool:
+    """The block ends with ``raise``."""
+    if isinstance(body, cst.SimpleStatementSuite):  # if ...: raise X
+        return bool(body.body) and isinstance(body.body[-1], cst.Raise)
+    last = body.body[-1] if body.body else None
+    return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Raise)
 
 
 def _read_as_record(func: cst.FunctionDef, name: str) -> bool:
