@@ -197,7 +197,7 @@ class UnboundedEndpointCollection(Rule):
                 continue
             if _mapping(param, ctx) and _read_as_record(node, param.name.value):
                 continue
-            if _pinned(node, param.name.value):
+            if _pinned(node, param.name.value) or _checked_by_callee(node, param.name.value, ctx):
                 continue
             name = node.name.value
             if kind == "dependency" and name == "__init__" and isinstance(ctx.scope.node, cst.ClassDef):
@@ -260,6 +260,27 @@ def _pinned(func: cst.FunctionDef, name: str) -> bool:
                 and isinstance(test.comparisons[0].comparator, (cst.List, cst.Tuple))
                 and _raises(node.body)):
             return True
+    return False
+
+
+def _checked_by_callee(func: cst.FunctionDef, name: str, ctx: Context) -> bool:
+    """True when the body first hands *name* to a project function that rejects it once too long
+    (``packages = await read_import(files)`` where ``read_import`` raises on ``len(files) > N``)."""
+    if not ctx.project:
+        return False
+    parents: dict[int, cst.CSTNode] = {}
+    for node in limits.iter_nodes(func.body):
+        for child in node.children:
+            parents[id(child)] = node
+        if not (isinstance(node, cst.Name) and node.value == name):
+            continue
+        arg = parents.get(id(node))
+        call = parents.get(id(arg)) if isinstance(arg, cst.Arg) and arg.keyword is None and not arg.star else None
+        if not isinstance(call, cst.Call):
+            return False  # the first use is not a plain argument: the list is used before any callee checks it
+        ref = ctx.project_ref(call.func)
+        position = next(i for i, a in enumerate(call.args) if a is arg)
+        return ref is not None and bool(ctx.project.ask("size_checked", ref, position))
     return False
 
 
