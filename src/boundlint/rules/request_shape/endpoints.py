@@ -128,7 +128,13 @@ class UnboundedEndpointCollection(Rule):
       a same-module helper that opens with such a check (`_check_ids(ids)`)
       or predicate (`if _too_many(ids): raise ...`);
     - truncation before use (`ids = ids[:N]`), or a handler that only uses
-      a constant-bound slice of the parameter (`ids[:N]`, `islice(ids, N)`).
+      a constant-bound slice of the parameter (`ids[:N]`, `islice(ids, N)`);
+    - a first use that hands the list to a function of the project, in any
+      module, that rejects it once too long (`blobs = await read_uploads(files)`
+      where `read_uploads` raises on `len(files) > N`, itself or through a
+      helper);
+    - a check that rejects any list but one literal
+      (`if update_mask != ["is_paused"]: raise ...`): only that list goes on.
     A mapping body the handler only reads by fixed keys (`body["name"]`,
     `body.get("file_content")`) is a record, not a collection: not judged.
     Path, header and cookie parameters (also Litestar

@@ -104,8 +104,9 @@ class UnboundedRequestCollection(Rule):
       `Params.model_validate(yaml.safe_load(f))`,
       `msgspec.json.decode(resp.content, type=Page)`) and the models they
       nest;
-    - models the module builds itself: from keyword arguments or a dict
-      literal, or validated and serialised at once
+    - models the project builds itself: from keyword arguments (in any
+      module but test code: `payload = ScanPayload(texts=t)` before a call
+      to a vendor) or a dict literal, or validated and serialised at once
       (`Model.model_validate(row).model_dump()`, also through a same-module
       helper that does `model(**data).model_dump()`): it sends or keeps
       them;
@@ -150,10 +151,13 @@ class UnboundedRequestCollection(Rule):
       it uses the field (`if len(body.ids) > N: raise HTTPException(...)`,
       also through `ids = body.ids`, the forms BND202 counts for a
       parameter), or endpoints that only use a constant-bound slice of it
-      (`body.ids[:MAX]`);
+      (`body.ids[:MAX]`); for endpoints in other modules, a rejecting
+      `if len(body.ids) > N:` (also `if body.ids is not None and ...`) in
+      every one of them;
     - a set or mapping whose items or keys come from a finite type
       (`set[Literal["a", "b"]]`, `dict[Tier, str]` with a same-module enum
-      `Tier`, `dict[bool, int]`): it holds one entry per value at most.
+      `Tier`, or an enum imported from another module of the project,
+      `dict[bool, int]`): it holds one entry per value at most.
 
     For a free-form mapping, a cap on its keys or bytes: `Field(max_length=N)`
     (pydantic v2 and msgspec `Meta(max_length=N)` cap a dict's keys),
@@ -166,6 +170,9 @@ class UnboundedRequestCollection(Rule):
     - a mapping that every same-module endpoint taking the model only reads
       by fixed keys (`body.options["retries"]`, `body.options.get("secret")`):
       a record, whose extra keys nothing touches;
+    - a mapping that no same-module endpoint taking the model reads on its
+      own, each serialising the whole body to send it on
+      (`content=form.model_dump_json()`): one option object of one payload;
     - a mapping in a model that only its class name calls a request
       (`*Request` with no endpoint, loader or partial cap behind it);
     - response models and outbound payloads, as for any field.
