@@ -17,6 +17,7 @@ from typing import Callable
 
 from boundlint import tables
 from boundlint.index.shapes import (
+    built_here, present as _present, test_module,
     _failover, _is_const, _is_const_batch, _paced, _shares_pool, _short_sleep, _short_text, dotted,
     record_dependency,
 )
@@ -78,24 +79,6 @@ def _rejected_keys(test: ast.AST, asserted: bool = False) -> list[str]:
         if isinstance(op, below if asserted else above) and _len_key(right):
             return [_len_key(right)]  # type: ignore[list-item]
     return []
-
-
-def _present(test: ast.AST, key: str) -> bool:
-    """``key is not None`` or a bare ``key``: a guard that only skips an absent value."""
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.IsNot):
-        return dotted(test.left) == key and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None
-    return dotted(test) == key
-
-
-def _built_from_keywords(call: ast.Call, made: str) -> bool:
-    """``Payload(texts=t, tools=ts)``: a class (by its capitalised name) filled from keyword arguments only."""
-    return (made.rsplit(".", 1)[-1][:1].isupper() and bool(call.keywords) and not call.args
-            and all(kw.arg is not None for kw in call.keywords))
-
-
-def _test_module(module: str) -> bool:
-    """``tests.test_api``, ``app.conftest``: test code builds request models to send them to the app."""
-    return any(part in ("test", "tests", "conftest") or part.startswith("test_") for part in module.split("."))
 
 
 class FunctionReader:
@@ -429,8 +412,9 @@ class FunctionReader:
             made_here = self.ref(func.value.func)  # Payload(...).model_dump(): the module builds and sends it
             if made_here is not None and made_here not in self.out["built"]:
                 self.out["built"].append(made_here)
-        if made is not None and _built_from_keywords(call, made) and not _test_module(self.module):
-            self.out["built"].append(made)  # Payload(texts=..., tools=...): the project fills it, nobody sends it in
+        built = built_here(call, made, self.ref) if not test_module(self.module) else None
+        if built is not None:
+            self.out["built"].append(built)  # Payload(texts=...), Payload.model_validate({...}): the project fills it
         if short == "acquire" and isinstance(func, ast.Attribute):
             receiver = dotted(func.value)
             if receiver and self._limiter_name(receiver):
