@@ -107,21 +107,23 @@ def _settings_class(index: ProjectIndex, ref: str, depth: int) -> bool:
 
 
 def class_uses(index: ProjectIndex, ref: str) -> dict:
-    """How the project uses the class *ref*: ``{"input": [chain...], "output": bool, "built": bool}``.
+    """How the project uses the class *ref*: ``{"input": [chain...], "output": bool, "built": bool, "filled": bool}``.
 
     ``input``: one chain per endpoint that takes it as request input
     (``"body of `create()` POST /x (api.py:9)"``); ``output``: an endpoint
-    sends it back; ``built``: a module builds and serialises it (outbound).
+    sends it back; ``built``: a module builds and serialises it (outbound);
+    ``filled``: a module outside test code fills it from keywords or a dict literal it writes.
     """
     key = index.key(ref)
     if key is None:
-        return {"input": [], "output": False, "built": False}
+        return {"input": [], "output": False, "built": False, "filled": False}
     rev = index.reverse()
     chains = []
     for entry, func, param in rev["inputs"].get(key, ()):
         facts = entry.summary["functions"][func]
         chains.append(f"parameter `{param}` of `{func}()` {facts['route']} ({index.where(entry, facts['line'])})")
-    return {"input": sorted(set(chains)), "output": key in rev["outputs"], "built": key in rev["built"]}
+    return {"input": sorted(set(chains)), "output": key in rev["outputs"], "built": key in rev["built"],
+            "filled": key in rev["filled"]}
 
 
 def input_len_checks(index: ProjectIndex, ref: str) -> list[list[str]]:

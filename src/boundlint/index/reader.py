@@ -99,13 +99,17 @@ class FunctionReader:
         self.defaults = self._defaults()
         self.binds: dict[str, dict] = {}
         self.awaited: set[int] = set()  # ids of calls that are awaited
+        # ids of calls handed straight to a function (`hook(data=Request(keys=k))`): an API called in-process
+        self._handed = {id(a) for n in ast.walk(func) if isinstance(n, ast.Call)
+                        and not (dotted(n.func) or "f").rsplit(".", 1)[-1][:1].isupper()
+                        for a in (*n.args, *(k.value for k in n.keywords))}
         self.loop_vars: dict[str, dict] = {}
         self._gathered: dict[int, str] = {}  # id of a comprehension a gather() unpacks -> that call's text
         self.out: dict = {"line": func.lineno, "params": self.params, "method": owner is not None,
                           "limiter": None, "with_calls": [], "client": None, "client_call": None, "clients": [],
                           "len_checked": [], "pauses": False, "pause_calls": [], "raises": False, "batches": None,
                           "calls": [], "dep": None, "opaque": False, "route": None, "inputs": [], "outputs": [],
-                          "cached": False, "built": [], "size_checked": []}
+                          "cached": False, "built": [], "filled": [], "size_checked": []}
         self.sizes: dict[str, str] = {}  # size = len(json.dumps(params)): local name -> the parameter it measures
 
     def _defaults(self) -> dict[str, ast.AST]:
@@ -413,8 +417,8 @@ class FunctionReader:
             if made_here is not None and made_here not in self.out["built"]:
                 self.out["built"].append(made_here)
         built = built_here(call, made, self.ref) if not test_module(self.module) else None
-        if built is not None:
-            self.out["built"].append(built)  # Payload(texts=...), Payload.model_validate({...}): the project fills it
+        if built is not None and id(call) not in self._handed:
+            self.out["filled"].append(built)  # Payload(texts=...), Payload.model_validate({...}): the project fills it
         if short == "acquire" and isinstance(func, ast.Attribute):
             receiver = dotted(func.value)
             if receiver and self._limiter_name(receiver):

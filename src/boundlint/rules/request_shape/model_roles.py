@@ -35,6 +35,9 @@ class _ModuleModels:
     by_name: set[str] = field(default_factory=set)
     # model name -> fields that every endpoint of the project taking it rejects when oversized (`len(body.ids) > N`)
     checked: dict[str, set[str]] = field(default_factory=dict)
+    # models some module of the project fills from keywords or a dict literal it writes: its own payloads,
+    # not judged on their own (a request model that nests one still is)
+    sent: set[str] = field(default_factory=set)
 
 
 def _project_uses(models: dict[str, m.Model], mod: _ModuleModels, ctx: Context) -> dict[str, tuple[str, ...]]:
@@ -62,6 +65,8 @@ def _project_uses(models: dict[str, m.Model], mod: _ModuleModels, ctx: Context) 
                 mod.returned.add(name)
             if uses["built"]:
                 mod.built.add(name)
+            if uses.get("filled"):
+                mod.sent.add(name)
     return chains
 
 

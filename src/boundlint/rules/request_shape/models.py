@@ -27,7 +27,7 @@ from boundlint.rules.request_shape.model_roles import (
 from boundlint.rules.request_shape.mapping_uses import RECORD, WALKED, mapping_uses
 from boundlint.rules.request_shape.model_sources import (
     _DUMPS, _built_here, _constructed, _data_source, _data_source_of, _decoded, _dumped_by_helper, _fills_from_data,
-    _injected,
+    _http_call, _injected,
 )
 
 DEFAULT_REQUEST_MODEL_PATTERNS = REQUEST_MODEL_PATTERNS
@@ -360,6 +360,8 @@ class UnboundedRequestCollection(Rule):
         why = _request_models(models, fields, mod, patterns, ctx)
         reported: set[int] = set()
         for name, part_of in why.items():
+            if name in mod.sent and not part_of:
+                continue  # the project fills it itself (`Payload(texts=t)`) and no endpoint takes it: outbound
             uses = mod.endpoint_params.get(name, [])
             # a base's field that the request model (or a class between them) declares again is judged there
             overridden = _redeclared(name, why, models) if part_of else set()
@@ -377,8 +379,8 @@ class UnboundedRequestCollection(Rule):
                     seen = [u for func, param in uses for u in _uses_of(func, f"{param}.{f.name}")]
                     if seen and all(kind == RECORD for kind, _, _ in seen):
                         continue  # read by fixed keys only: a record, its extra keys are never touched
-                    if uses and not seen and all(_dumps_whole(func, param) for func, param in uses):
-                        continue  # never read on its own: the handler serialises the whole body and sends it on
+                    if uses and not seen and all(_sends_whole(func, param, ctx) for func, param in uses):
+                        continue  # never read on its own: the handler serialises the whole body into one request
                     walked = tuple(f"`{f.name}` walked key by key in `{func.name.value}()` ({_where(ctx, node)})"
                                    for kind, node, func in seen if kind == WALKED)[:1]
                 reported.add(id(f.node))
@@ -391,11 +393,27 @@ class UnboundedRequestCollection(Rule):
                             units="keys" if f.shape.free_form else "items", hint=hint)
 
 
-def _dumps_whole(func: cst.FunctionDef, param: str) -> bool:
-    """The endpoint *func* serialises its parameter *param* whole (``form.model_dump()``, ``form.json()``)."""
-    return any(isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _DUMPS
-               and isinstance(node.func.value, cst.Name) and node.func.value.value == param
-               for node in m.iter_nodes(func.body))
+def _sends_whole(func: cst.FunctionDef, param: str, ctx: Context) -> bool:
+    """The endpoint *func* serialises its parameter *param* whole straight into a request to a URL:
+    ``client.post("/api/embed", content=form.model_dump_json())``, ``send(f"{url}/x", payload=form.json())``."""
+    for node in m.iter_nodes(func.body):
+        if not isinstance(node, cst.Call) or not (_http_call(node, ctx) or _to_url(node)):
+            continue
+        for arg in node.args:
+            if any(isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute) and inner.func.attr.value in _DUMPS
+                   and isinstance(inner.func.value, cst.Name) and inner.func.value.value == param
+                   for inner in m.iter_nodes(arg.value)):
+                return True
+    return False
+
+
+def _to_url(call: cst.Call) -> bool:
+    """The call's first argument is a URL or path literal (``"/api/embed"``, ``f"{base}/api/embed"``)."""
+    first = call.args[0].value if call.args and call.args[0].keyword is None else None
+    if isinstance(first, cst.SimpleString):
+        return "/" in first.evaluated_value
+    return isinstance(first, cst.FormattedString) and any(
+        isinstance(part, cst.FormattedStringText) and "/" in part.value for part in first.parts)
 
 
 def _uses_of(func: cst.FunctionDef, key: str) -> list[tuple[str, cst.CSTNode, cst.FunctionDef]]:
