@@ -129,9 +129,16 @@ def built_here(call: ast.Call, made: str | None, ref) -> str | None:
             return owner
         return None
     if (made is not None and made.rsplit(".", 1)[-1][:1].isupper() and call.keywords and not call.args
-            and all(kw.arg is not None for kw in call.keywords)):
-        return made
+            and all(kw.arg is not None and kw.arg != "data" and not _reads_request(kw.value) for kw in call.keywords)):
+        return made  # not `Serializer(data=...)` (DRF validates input so) nor `Query(ids=request.args...)`
     return None
+
+
+def _reads_request(expr: ast.AST) -> bool:
+    """The value is read off the request being served (``request.args.getlist("ids")``, ``req.json()["x"]``)."""
+    while isinstance(expr, (ast.Call, ast.Attribute, ast.Subscript, ast.Await)):
+        expr = expr.func if isinstance(expr, ast.Call) else expr.value
+    return isinstance(expr, ast.Name) and expr.id.lower() in ("request", "req", "self.request")
 
 
 def test_module(module: str) -> bool:
