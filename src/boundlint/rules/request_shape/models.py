@@ -104,9 +104,12 @@ class UnboundedRequestCollection(Rule):
       `Params.model_validate(yaml.safe_load(f))`,
       `msgspec.json.decode(resp.content, type=Page)`) and the models they
       nest;
-    - models the project builds itself: from keyword arguments (in any
-      module but test code: `payload = ScanPayload(texts=t)` before a call
-      to a vendor) or a dict literal, or validated and serialised at once
+    - models the project builds itself: from keyword arguments or a dict
+      literal (in any module but test code: `payload = ScanPayload(texts=t)`
+      or `ScanPayload.model_validate({"texts": t})` before a call to a
+      vendor; not one handed straight to a function, `hook(data=Req(...))`,
+      nor one filled from `data=` or off the request), or validated and
+      serialised at once
       (`Model.model_validate(row).model_dump()`, also through a same-module
       helper that does `model(**data).model_dump()`): it sends or keeps
       them;
@@ -171,8 +174,9 @@ class UnboundedRequestCollection(Rule):
       by fixed keys (`body.options["retries"]`, `body.options.get("secret")`):
       a record, whose extra keys nothing touches;
     - a mapping that no same-module endpoint taking the model reads on its
-      own, each serialising the whole body to send it on
-      (`content=form.model_dump_json()`): one option object of one payload;
+      own, each serialising the whole body straight into a request to a URL
+      (`client.post("/api/embed", content=form.model_dump_json())`): one
+      option object of one forwarded payload;
     - a mapping in a model that only its class name calls a request
       (`*Request` with no endpoint, loader or partial cap behind it);
     - response models and outbound payloads, as for any field.
