@@ -65,8 +65,8 @@ def _project_uses(models: dict[str, m.Model], mod: _ModuleModels, ctx: Context) 
                 mod.returned.add(name)
             if uses["built"]:
                 mod.built.add(name)
-            if uses.get("filled"):
-                mod.sent.add(name)
+            if uses.get("filled") and models[name].kind != "drf":
+                mod.sent.add(name)  # not a DRF serializer: one built from keywords (context=) renders output
     return chains
 
 
