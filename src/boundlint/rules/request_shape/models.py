@@ -49,7 +49,8 @@ class UnboundedRequestCollection(Rule):
     `@dataclass`, marshmallow `Schema` (`fields.List`, `fields.Dict`,
     `fields.Nested(..., many=True)`), Django REST framework serializers
     (`ListField`, `DictField(child=...)`, nested serializers and related
-    fields with `many=True`; not `read_only=True` ones) and `TypedDict`.
+    fields with `many=True`; not `read_only=True` ones, nor those listed in
+    `Meta.read_only_fields`) and `TypedDict`.
     The finding is on the field's line.
 
     A *request model* is a model that
