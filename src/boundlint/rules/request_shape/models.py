@@ -365,7 +365,7 @@ class UnboundedRequestCollection(Rule):
         why = _request_models(models, fields, mod, patterns, ctx)
         reported: set[int] = set()
         for name, part_of in why.items():
-            if name in mod.sent and not part_of:
+            if name in mod.sent and (not part_of or part_of in mod.sent):
                 continue  # the project fills it itself (`Payload(texts=t)`) and no endpoint takes it: outbound
             uses = mod.endpoint_params.get(name, [])
             # a base's field that the request model (or a class between them) declares again is judged there
