@@ -76,3 +76,34 @@ def test_reader_records_lengths_and_per_item_fills_as_call_provenance():
         None,
     ]
     assert calls["app.work.run"]["args"] == [{"each": {"param": "ids"}, "call": "fetch", "line": 7}]
+
+
+def test_request_shape_queries_answer_from_other_modules(tmp_path):
+    write(tmp_path, {
+        "pyproject.toml": "",
+        "svc/__init__.py": "",
+        "svc/kinds.py": "from enum import Enum\n\nclass Tier(str, Enum):\n    LOW = 'low'\n\nclass Strict(Tier):\n    pass\n\nclass Name(str):\n    pass\n",
+        "svc/models.py": "class Bulk:\n    pass\n\nclass Payload:\n    pass\n\nclass Handed:\n    pass\n\nclass Fed:\n    pass\n",
+        "svc/api.py": (
+            "from fastapi import APIRouter, HTTPException\nfrom svc.models import Bulk\n\nrouter = APIRouter()\n\n"
+            "@router.post('/bulk')\nasync def bulk(body: Bulk):\n"
+            "    if body.ids is not None and len(body.ids) > 10:\n        raise HTTPException(400)\n    return body.notes\n\n"
+            "@router.post('/bulk2')\nasync def bulk2(body: Bulk):\n    return body.ids\n"
+        ),
+        "svc/vendor.py": (
+            "from svc.models import Fed, Handed, Payload\n\n"
+            "async def send(client, texts, request):\n"
+            "    p = Payload(texts=texts)\n    await hook(data=Handed(texts=texts))\n"
+            "    Fed(texts=request.json())\n    return await client.post('/x', json=p.model_dump())\n\n"
+            "async def hook(data):\n    return data\n"
+        ),
+        "tests/test_vendor.py": "from svc.models import Bulk\n\ndef test_it():\n    Bulk(ids=[1])\n",
+    })
+    index = build_index(str(tmp_path), True)
+    # one endpoint checks `len(body.ids)` (behind `is not None`), the other nothing
+    assert queries.input_len_checks(index, "svc.models.Bulk") == [["ids"], []]
+    assert queries.is_enum(index, "svc.kinds.Tier") and queries.is_enum(index, "svc.kinds.Strict")
+    assert not queries.is_enum(index, "svc.kinds.Name")
+    # filled from keywords in svc/vendor.py; not when handed straight to a call, read off the request, or in tests
+    assert [queries.class_uses(index, f"svc.models.{n}")["filled"] for n in ("Payload", "Handed", "Fed", "Bulk")] == [
+        True, False, False, False]

@@ -190,7 +190,7 @@ class ProjectIndex:
 
     # -- reverse maps: who calls a function, which endpoints take a class ------------------
     def reverse(self) -> dict:
-        """``{"callers": {ref: [(entry, func, call)]}, "inputs": {ref: [(entry, func, param)]}, "outputs": {...}, "built": {...}}``.
+        """``{"callers": {ref: [(entry, func, call)]}, "inputs": {ref: [(entry, func, param)]}, "outputs": {...}, "built": {...}, "filled": {...}}``.
 
         Keys are resolved definition refs (``module.name``), built once per index.
         """
@@ -200,6 +200,7 @@ class ProjectIndex:
         inputs: dict[str, list] = {}
         outputs: dict[str, set] = {}
         built: dict[str, set] = {}
+        filled: dict[str, set] = {}  # classes filled from keywords or a dict literal the code writes
         for entry in {id(e): e for e in self.modules.values()}.values():
             summary = entry.summary
             for qual, facts in summary["functions"].items():
@@ -220,7 +221,11 @@ class ProjectIndex:
                 key = self.key(r)
                 if key is not None:
                     built.setdefault(key, set()).add(self.canonical(entry))
-        self._reverse = {"callers": callers, "inputs": inputs, "outputs": outputs, "built": built}
+            for r in summary.get("filled", ()):
+                key = self.key(r)
+                if key is not None:
+                    filled.setdefault(key, set()).add(self.canonical(entry))
+        self._reverse = {"callers": callers, "inputs": inputs, "outputs": outputs, "built": built, "filled": filled}
         return self._reverse
 
     def key(self, ref: str | None) -> str | None:

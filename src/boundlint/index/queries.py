@@ -107,21 +107,51 @@ def _settings_class(index: ProjectIndex, ref: str, depth: int) -> bool:
 
 
 def class_uses(index: ProjectIndex, ref: str) -> dict:
-    """How the project uses the class *ref*: ``{"input": [chain...], "output": bool, "built": bool}``.
+    """How the project uses the class *ref*: ``{"input": [chain...], "output": bool, "built": bool, "filled": bool}``.
 
     ``input``: one chain per endpoint that takes it as request input
     (``"body of `create()` POST /x (api.py:9)"``); ``output``: an endpoint
-    sends it back; ``built``: a module builds and serialises it (outbound).
+    sends it back; ``built``: a module builds and serialises it (outbound);
+    ``filled``: a module outside test code fills it from keywords or a dict literal it writes.
     """
     key = index.key(ref)
     if key is None:
-        return {"input": [], "output": False, "built": False}
+        return {"input": [], "output": False, "built": False, "filled": False}
     rev = index.reverse()
     chains = []
     for entry, func, param in rev["inputs"].get(key, ()):
         facts = entry.summary["functions"][func]
         chains.append(f"parameter `{param}` of `{func}()` {facts['route']} ({index.where(entry, facts['line'])})")
-    return {"input": sorted(set(chains)), "output": key in rev["outputs"], "built": key in rev["built"]}
+    return {"input": sorted(set(chains)), "output": key in rev["outputs"], "built": key in rev["built"],
+            "filled": key in rev["filled"]}
+
+
+def input_len_checks(index: ProjectIndex, ref: str) -> list[list[str]]:
+    """Per endpoint that takes the class *ref* as input, the fields it rejects when oversized, sorted.
+
+    ``[["ids"], []]``: one endpoint checks ``if len(body.ids) > N: raise ...``
+    before its work, the other checks nothing.  ``[]`` when no endpoint takes it.
+    """
+    key = index.key(ref)
+    if key is None:
+        return []
+    out = []
+    for entry, func, param in index.reverse()["inputs"].get(key, ()):
+        checked = entry.summary["functions"][func]["len_checked"]
+        out.append(sorted({k.split(".", 2)[1] for k in checked if k.count(".") == 1 and k.startswith(param + ".")}))
+    return out
+
+
+_ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"})
+
+
+def is_enum(index: ProjectIndex, ref: str, depth: int = 0) -> bool:
+    """True when *ref* names a project class that derives from ``enum.Enum`` (or a project enum): a closed set."""
+    found = index.resolve(ref)
+    if found is None or found[0] != "class" or depth > 8:
+        return False
+    bases = found[1].summary["classes"][found[2]]["bases"]
+    return any(base in _ENUM_BASES or is_enum(index, base, depth + 1) for base in bases)
 
 
 def _input_chain(index: ProjectIndex, entry, func: str, key: str, depth: int, seen: frozenset) -> list[str] | None:
@@ -311,5 +341,6 @@ QUERIES: dict[str, Callable] = {
     "limiter": limiter, "len_checked": len_checked, "client_factory": client_factory, "pauses": pauses,
     "batches": batches, "configured": configured, "class_uses": class_uses, "spawn_sources": spawn_sources,
     "per_item_callers": per_item_callers, "sized_by_callers": sized_by_callers, "dependency": dependency,
-    "size_checked": size_checked,
+    "size_checked": size_checked, "input_len_checks": input_len_checks,
+    "is_enum": is_enum,
 }

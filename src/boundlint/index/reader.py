@@ -17,6 +17,7 @@ from typing import Callable
 
 from boundlint import tables
 from boundlint.index.shapes import (
+    built_here, present as _present, test_module,
     _failover, _is_const, _is_const_batch, _paced, _shares_pool, _short_sleep, _short_text, dotted,
     record_dependency,
 )
@@ -67,6 +68,9 @@ def _rejected_keys(test: ast.AST, asserted: bool = False) -> list[str]:
     *asserted*, keys an ``assert`` keeps small (``len(x) <= N``)."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) and not asserted:
         return [k for v in test.values for k in _rejected_keys(v)]
+    if isinstance(test, ast.BoolOp) and not asserted:  # x is not None and len(x) > N: rejects an oversized x
+        keys = [k for v in test.values for k in _rejected_keys(v)]
+        return [k for k in keys if all(_rejected_keys(v) == [k] or _present(v, k) for v in test.values)]
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, op, right = test.left, test.ops[0], test.comparators[0]
         above, below = (ast.Lt, ast.LtE), (ast.Gt, ast.GtE)
@@ -95,13 +99,17 @@ class FunctionReader:
         self.defaults = self._defaults()
         self.binds: dict[str, dict] = {}
         self.awaited: set[int] = set()  # ids of calls that are awaited
+        # ids of calls handed straight to a function (`hook(data=Request(keys=k))`): an API called in-process
+        self._handed = {id(a) for n in ast.walk(func) if isinstance(n, ast.Call)
+                        and not (dotted(n.func) or "f").rsplit(".", 1)[-1][:1].isupper()
+                        for a in (*n.args, *(k.value for k in n.keywords))}
         self.loop_vars: dict[str, dict] = {}
         self._gathered: dict[int, str] = {}  # id of a comprehension a gather() unpacks -> that call's text
         self.out: dict = {"line": func.lineno, "params": self.params, "method": owner is not None,
                           "limiter": None, "with_calls": [], "client": None, "client_call": None, "clients": [],
                           "len_checked": [], "pauses": False, "pause_calls": [], "raises": False, "batches": None,
                           "calls": [], "dep": None, "opaque": False, "route": None, "inputs": [], "outputs": [],
-                          "cached": False, "built": [], "size_checked": []}
+                          "cached": False, "built": [], "filled": [], "size_checked": []}
         self.sizes: dict[str, str] = {}  # size = len(json.dumps(params)): local name -> the parameter it measures
 
     def _defaults(self) -> dict[str, ast.AST]:
@@ -408,6 +416,9 @@ class FunctionReader:
             made_here = self.ref(func.value.func)  # Payload(...).model_dump(): the module builds and sends it
             if made_here is not None and made_here not in self.out["built"]:
                 self.out["built"].append(made_here)
+        built = built_here(call, made, self.ref) if not test_module(self.module) else None
+        if built is not None and id(call) not in self._handed:
+            self.out["filled"].append(built)  # Payload(texts=...), Payload.model_validate({...}): the project fills it
         if short == "acquire" and isinstance(func, ast.Attribute):
             receiver = dotted(func.value)
             if receiver and self._limiter_name(receiver):

@@ -106,3 +106,41 @@ def _is_const_batch(call: ast.Call, reader) -> bool:
     if _is_const(step):
         return True
     return isinstance(step, ast.Name) and _is_const(reader.defaults.get(step.id))
+
+
+def present(test: ast.AST, key: str) -> bool:
+    """``key is not None`` or a bare ``key``: a guard that only skips an absent value."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.IsNot):
+        return dotted(test.left) == key and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None
+    return dotted(test) == key
+
+
+_VALIDATORS = frozenset({"model_validate", "parse_obj", "model_construct", "construct"})
+
+
+def built_here(call: ast.Call, made: str | None, ref) -> str | None:
+    """The ref of the class *call* fills with data the code writes itself, else None: keyword arguments
+    only (``Payload(texts=t, tools=ts)``) or a dict literal (``Payload.model_validate({"texts": t})``).
+    A class is told from a function by its capitalised name; *ref* resolves a Name/Attribute chain."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in _VALIDATORS and len(call.args) == 1 and not call.keywords:
+        owner = ref(func.value)
+        if isinstance(call.args[0], ast.Dict) and owner is not None and owner.rsplit(".", 1)[-1][:1].isupper():
+            return owner
+        return None
+    if (made is not None and made.rsplit(".", 1)[-1][:1].isupper() and call.keywords and not call.args
+            and all(kw.arg is not None and kw.arg != "data" and not _reads_request(kw.value) for kw in call.keywords)):
+        return made  # not `Serializer(data=...)` (DRF validates input so) nor `Query(ids=request.args...)`
+    return None
+
+
+def _reads_request(expr: ast.AST) -> bool:
+    """The value is read off the request being served (``request.args.getlist("ids")``, ``req.json()["x"]``)."""
+    while isinstance(expr, (ast.Call, ast.Attribute, ast.Subscript, ast.Await)):
+        expr = expr.func if isinstance(expr, ast.Call) else expr.value
+    return isinstance(expr, ast.Name) and expr.id.lower() in ("request", "req", "self.request")
+
+
+def test_module(module: str) -> bool:
+    """``tests.test_api``, ``app.conftest``: test code builds request models to send them to the app."""
+    return any(part in ("test", "tests", "conftest") or part.startswith("test_") for part in module.split("."))

@@ -14,7 +14,8 @@ cached by content):
   each and where its arguments come from), ``route`` and ``inputs`` for endpoints,
   ``outputs`` (types it sends back), ``binds`` (local name -> per-item provenance);
 - ``classes``: name -> ``{line, bases}``; ``instances``: module name -> class ref;
-- ``built``: refs of classes the module constructs (outbound payloads).
+- ``built``: refs of classes the module constructs and serialises at once (outbound payloads).
+- ``filled``: refs of classes the module fills from keywords or a dict literal it writes (not in test code).
 
 Raises SyntaxError / ValueError / RecursionError for source ``ast`` rejects.
 """
@@ -27,7 +28,7 @@ from boundlint.index.reader import FunctionReader, dotted, resolve_import_from
 
 def empty() -> dict:
     """The summary of a module that defines nothing (one ``ast`` cannot read, or no module at all)."""
-    return {"imports": {}, "functions": {}, "classes": {}, "instances": {}, "built": [], "constants": {}, "lines": {}}
+    return {"imports": {}, "functions": {}, "classes": {}, "instances": {}, "built": [], "filled": [], "constants": {}, "lines": {}}
 
 
 def summarize(text: str, module: str, is_package: bool) -> dict:
@@ -95,6 +96,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                     out["functions"][f"{stmt.name}.{inner.name}"] = facts
     built = {r for facts in out["functions"].values() for r in facts.pop("built")}
     out["built"] = sorted(built)
+    out["filled"] = sorted({r for facts in out["functions"].values() for r in facts.pop("filled")})
     return out
 
 

@@ -81,7 +81,8 @@ def _drf_shape(call: cst.Call, ctx: Context, free_form: bool = False) -> Shape |
     takes ``max_length=N`` since DRF 3.13).  ``MultipleChoiceField`` holds at
     most its choices; ``DictField()`` without a child is a free-form object
     (a shape only with *free_form*); ``JSONField()`` may hold any JSON value,
-    not judged; ``read_only=True`` fields are not input.
+    not judged; ``read_only=True`` fields are not input (nor are those in
+    ``Meta.read_only_fields``: ``collection_fields`` skips them).
     """
     read_only = kwarg(call, "read_only")
     if isinstance(read_only, cst.Name) and read_only.value == "True":
@@ -146,8 +147,8 @@ def collection_fields(model: Model, ctx: Context, free_form: bool = False) -> li
                 out.append(CollectionField(name, stmt, shape, limit, refs))
             elif kind == "drf":
                 shape = _drf_shape(value, ctx, free_form)
-                if shape is None:
-                    continue
+                if shape is None or name in _meta_read_only(cls):
+                    continue  # Meta.read_only_fields: output only, as read_only=True
                 limit = shape.limit or _validator_limit(kwarg(value, "validators"), ctx)
                 out.append(CollectionField(name, stmt, shape, limit, type_refs(value.func)))
             elif kind == "attrs" and short_name(value.func, ctx) in ("ib", "attrib", "field"):
@@ -155,6 +156,20 @@ def collection_fields(model: Model, ctx: Context, free_form: bool = False) -> li
                 if shape is None:
                     continue
                 out.append(CollectionField(name, stmt, shape, _validator_limit(kwarg(value, "validator"), ctx), type_refs(kwarg(value, "type"))))
+    return out
+
+
+def _meta_read_only(cls: cst.ClassDef) -> set[str]:
+    """Names a DRF serializer lists in its own ``class Meta: read_only_fields = (...)``."""
+    out: set[str] = set()
+    for stmt in class_statements(cls):
+        if not (isinstance(stmt, cst.ClassDef) and stmt.name.value == "Meta"):
+            continue
+        for small in class_statements(stmt):
+            if (isinstance(small, cst.Assign) and isinstance(small.value, (cst.Tuple, cst.List))
+                    and any(isinstance(t.target, cst.Name) and t.target.value == "read_only_fields" for t in small.targets)):
+                out.update(el.value.evaluated_value for el in small.value.elements
+                           if isinstance(el.value, cst.SimpleString))
     return out
 
 

@@ -156,7 +156,7 @@ def _first_unbounded(items: Iterable[cst.BaseExpression], whole: cst.BaseExpress
 
 
 def finite_type(expr: cst.BaseExpression, ctx: Context, depth: int = 0) -> bool:
-    """True when *expr* has a closed set of values: ``Literal[...]``, ``bool``, a same-module enum, or a union of them.
+    """True when *expr* has a closed set of values: ``Literal[...]``, ``bool``, an enum of the project, or a union of them.
 
     Sees through same-module aliases (``Tier = Literal["low", "high"]``).
     """
@@ -180,7 +180,11 @@ def finite_type(expr: cst.BaseExpression, ctx: Context, depth: int = 0) -> bool:
         if cls is not None:
             return any(short_name(b.value, ctx) in _ENUM_BASES for b in cls.bases)
         value = expand_alias(expr, ctx)
-        return value is not expr and finite_type(value, ctx, depth + 1)
+        if value is not expr:
+            return finite_type(value, ctx, depth + 1)
+    if isinstance(expr, (cst.Name, cst.Attribute)) and ctx.project:
+        ref = ctx.project_ref(expr)  # an enum imported from another module of the project
+        return ref is not None and bool(ctx.project.ask("is_enum", ref))
     return False
 
 

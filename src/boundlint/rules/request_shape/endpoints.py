@@ -128,7 +128,13 @@ class UnboundedEndpointCollection(Rule):
       a same-module helper that opens with such a check (`_check_ids(ids)`)
       or predicate (`if _too_many(ids): raise ...`);
     - truncation before use (`ids = ids[:N]`), or a handler that only uses
-      a constant-bound slice of the parameter (`ids[:N]`, `islice(ids, N)`).
+      a constant-bound slice of the parameter (`ids[:N]`, `islice(ids, N)`);
+    - a first use that hands the list to a function of the project, in any
+      module, that rejects it once too long (`blobs = await read_uploads(files)`
+      where `read_uploads` raises on `len(files) > N`, itself or through a
+      helper);
+    - a check that rejects any list but one literal
+      (`if update_mask != ["is_paused"]: raise ...`): only that list goes on.
     A mapping body the handler only reads by fixed keys (`body["name"]`,
     `body.get("file_content")`) is a record, not a collection: not judged.
     Path, header and cookie parameters (also Litestar
@@ -197,6 +203,8 @@ class UnboundedEndpointCollection(Rule):
                 continue
             if _mapping(param, ctx) and _read_as_record(node, param.name.value):
                 continue
+            if _pinned(node, param.name.value) or _checked_by_callee(node, param.name.value, ctx):
+                continue
             name = node.name.value
             if kind == "dependency" and name == "__init__" and isinstance(ctx.scope.node, cst.ClassDef):
                 name = ctx.scope.node.name.value
@@ -244,6 +252,50 @@ def _mapping(param: cst.Param, ctx: Context) -> bool:
         if isinstance(node, cst.Subscript) and m.type_head(node.value, ctx) in m.MAPPING_TYPES:
             return True
     return False
+
+
+def _pinned(func: cst.FunctionDef, name: str) -> bool:
+    """True when the body rejects *name* unless it equals a literal (``if mask != ["is_paused"]: raise ...``):
+    the only list it goes on with is that one."""
+    for node in limits.iter_nodes(func.body):
+        if not isinstance(node, cst.If) or not isinstance(node.test, cst.Comparison):
+            continue
+        test = node.test
+        if (len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.NotEqual)
+                and isinstance(test.left, cst.Name) and test.left.value == name
+                and isinstance(test.comparisons[0].comparator, (cst.List, cst.Tuple))
+                and _raises(node.body)):
+            return True
+    return False
+
+
+def _checked_by_callee(func: cst.FunctionDef, name: str, ctx: Context) -> bool:
+    """True when the body first hands *name* to a project function that rejects it once too long
+    (``packages = await read_import(files)`` where ``read_import`` raises on ``len(files) > N``)."""
+    if not ctx.project:
+        return False
+    parents: dict[int, cst.CSTNode] = {}
+    for node in limits.iter_nodes(func.body):
+        for child in node.children:
+            parents[id(child)] = node
+        if not (isinstance(node, cst.Name) and node.value == name):
+            continue
+        arg = parents.get(id(node))
+        call = parents.get(id(arg)) if isinstance(arg, cst.Arg) and arg.keyword is None and not arg.star else None
+        if not isinstance(call, cst.Call):
+            return False  # the first use is not a plain argument: the list is used before any callee checks it
+        ref = ctx.project_ref(call.func)
+        position = next(i for i, a in enumerate(call.args) if a is arg)
+        return ref is not None and bool(ctx.project.ask("size_checked", ref, position))
+    return False
+
+
+def _raises(body: cst.BaseSuite) -> bool:
+    """The block ends with ``raise``."""
+    if isinstance(body, cst.SimpleStatementSuite):  # if ...: raise X
+        return bool(body.body) and isinstance(body.body[-1], cst.Raise)
+    last = body.body[-1] if body.body else None
+    return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Raise)
 
 
 def _read_as_record(func: cst.FunctionDef, name: str) -> bool:

@@ -33,6 +33,11 @@ class _ModuleModels:
     endpoint_params: dict[str, list[tuple[cst.FunctionDef, str]]] = field(default_factory=dict)
     # request models by class name only (and their bases): a free-form mapping there is not judged
     by_name: set[str] = field(default_factory=set)
+    # model name -> fields that every endpoint of the project taking it rejects when oversized (`len(body.ids) > N`)
+    checked: dict[str, set[str]] = field(default_factory=dict)
+    # models some module of the project fills from keywords or a dict literal it writes: its own payloads,
+    # not judged on their own (a request model that nests one still is)
+    sent: set[str] = field(default_factory=set)
 
 
 def _project_uses(models: dict[str, m.Model], mod: _ModuleModels, ctx: Context) -> dict[str, tuple[str, ...]]:
@@ -52,11 +57,16 @@ def _project_uses(models: dict[str, m.Model], mod: _ModuleModels, ctx: Context) 
         if uses["input"]:
             mod.endpoint_refs.setdefault(name, "")
             chains[name] = (uses["input"][0],)
+            per_endpoint = ctx.project.ask("input_len_checks", ctx.project.ref(None, name)) or []
+            if per_endpoint:
+                mod.checked[name] = set.intersection(*(set(fields) for fields in per_endpoint))
         elif name not in mod.endpoint_refs and name not in mod.loaded:
             if uses["output"]:
                 mod.returned.add(name)
             if uses["built"]:
                 mod.built.add(name)
+            if uses.get("filled") and models[name].kind != "drf":
+                mod.sent.add(name)  # not a DRF serializer: one built from keywords (context=) renders output
     return chains
 
 

@@ -27,7 +27,7 @@ from boundlint.rules.request_shape.model_roles import (
 from boundlint.rules.request_shape.mapping_uses import RECORD, WALKED, mapping_uses
 from boundlint.rules.request_shape.model_sources import (
     _DUMPS, _built_here, _constructed, _data_source, _data_source_of, _decoded, _dumped_by_helper, _fills_from_data,
-    _injected,
+    _http_call, _injected,
 )
 
 DEFAULT_REQUEST_MODEL_PATTERNS = REQUEST_MODEL_PATTERNS
@@ -49,7 +49,8 @@ class UnboundedRequestCollection(Rule):
     `@dataclass`, marshmallow `Schema` (`fields.List`, `fields.Dict`,
     `fields.Nested(..., many=True)`), Django REST framework serializers
     (`ListField`, `DictField(child=...)`, nested serializers and related
-    fields with `many=True`; not `read_only=True` ones) and `TypedDict`.
+    fields with `many=True`; not `read_only=True` ones, nor those listed in
+    `Meta.read_only_fields`) and `TypedDict`.
     The finding is on the field's line.
 
     A *request model* is a model that
@@ -104,8 +105,12 @@ class UnboundedRequestCollection(Rule):
       `Params.model_validate(yaml.safe_load(f))`,
       `msgspec.json.decode(resp.content, type=Page)`) and the models they
       nest;
-    - models the module builds itself: from keyword arguments or a dict
-      literal, or validated and serialised at once
+    - models the project builds itself: from keyword arguments or a dict
+      literal (in any module but test code: `payload = ScanPayload(texts=t)`
+      or `ScanPayload.model_validate({"texts": t})` before a call to a
+      vendor; not one handed straight to a function, `hook(data=Req(...))`,
+      nor one filled from `data=` or off the request), or validated and
+      serialised at once
       (`Model.model_validate(row).model_dump()`, also through a same-module
       helper that does `model(**data).model_dump()`): it sends or keeps
       them;
@@ -150,10 +155,13 @@ class UnboundedRequestCollection(Rule):
       it uses the field (`if len(body.ids) > N: raise HTTPException(...)`,
       also through `ids = body.ids`, the forms BND202 counts for a
       parameter), or endpoints that only use a constant-bound slice of it
-      (`body.ids[:MAX]`);
+      (`body.ids[:MAX]`); for endpoints in other modules, a rejecting
+      `if len(body.ids) > N:` (also `if body.ids is not None and ...`) in
+      every one of them;
     - a set or mapping whose items or keys come from a finite type
       (`set[Literal["a", "b"]]`, `dict[Tier, str]` with a same-module enum
-      `Tier`, `dict[bool, int]`): it holds one entry per value at most.
+      `Tier`, or an enum imported from another module of the project,
+      `dict[bool, int]`): it holds one entry per value at most.
 
     For a free-form mapping, a cap on its keys or bytes: `Field(max_length=N)`
     (pydantic v2 and msgspec `Meta(max_length=N)` cap a dict's keys),
@@ -166,6 +174,10 @@ class UnboundedRequestCollection(Rule):
     - a mapping that every same-module endpoint taking the model only reads
       by fixed keys (`body.options["retries"]`, `body.options.get("secret")`):
       a record, whose extra keys nothing touches;
+    - a mapping that no same-module endpoint taking the model reads on its
+      own, each serialising the whole body straight into a request to a URL
+      (`client.post("/api/embed", content=form.model_dump_json())`): one
+      option object of one forwarded payload;
     - a mapping in a model that only its class name calls a request
       (`*Request` with no endpoint, loader or partial cap behind it);
     - response models and outbound payloads, as for any field.
@@ -353,6 +365,8 @@ class UnboundedRequestCollection(Rule):
         why = _request_models(models, fields, mod, patterns, ctx)
         reported: set[int] = set()
         for name, part_of in why.items():
+            if name in mod.sent and (not part_of or part_of in mod.sent):
+                continue  # the project fills it itself (`Payload(texts=t)`) and no endpoint takes it: outbound
             uses = mod.endpoint_params.get(name, [])
             # a base's field that the request model (or a class between them) declares again is judged there
             overridden = _redeclared(name, why, models) if part_of else set()
@@ -361,6 +375,8 @@ class UnboundedRequestCollection(Rule):
                     continue
                 if uses and all(limits.checked_in_body(func, f"{param}.{f.name}", ctx) for func, param in uses):
                     continue  # every endpoint taking the model rejects an oversized `body.field` first
+                if not part_of and f.name in mod.checked.get(name, ()):
+                    continue  # as above, for the endpoints in every module of the project
                 walked: tuple[str, ...] = ()
                 if f.shape.free_form:
                     if name in mod.by_name:
@@ -368,6 +384,8 @@ class UnboundedRequestCollection(Rule):
                     seen = [u for func, param in uses for u in _uses_of(func, f"{param}.{f.name}")]
                     if seen and all(kind == RECORD for kind, _, _ in seen):
                         continue  # read by fixed keys only: a record, its extra keys are never touched
+                    if uses and not seen and all(_sends_whole(func, param, ctx) for func, param in uses):
+                        continue  # never read on its own: the handler serialises the whole body into one request
                     walked = tuple(f"`{f.name}` walked key by key in `{func.name.value}()` ({_where(ctx, node)})"
                                    for kind, node, func in seen if kind == WALKED)[:1]
                 reported.add(id(f.node))
@@ -378,6 +396,29 @@ class UnboundedRequestCollection(Rule):
                 hint = self.hints["free-form"] if f.shape.free_form else self.hints.get(models[name].kind, "")
                 self.report(f.node, chain, model=name, field=f.name, type=f.shape.text, via=via,
                             units="keys" if f.shape.free_form else "items", hint=hint)
+
+
+def _sends_whole(func: cst.FunctionDef, param: str, ctx: Context) -> bool:
+    """The endpoint *func* serialises its parameter *param* whole straight into a request to a URL:
+    ``client.post("/api/embed", content=form.model_dump_json())``, ``send(f"{url}/x", payload=form.json())``."""
+    for node in m.iter_nodes(func.body):
+        if not isinstance(node, cst.Call) or not (_http_call(node, ctx) or _to_url(node)):
+            continue
+        for arg in node.args:
+            if any(isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute) and inner.func.attr.value in _DUMPS
+                   and isinstance(inner.func.value, cst.Name) and inner.func.value.value == param
+                   for inner in m.iter_nodes(arg.value)):
+                return True
+    return False
+
+
+def _to_url(call: cst.Call) -> bool:
+    """The call's first argument is a URL or path literal (``"/api/embed"``, ``f"{base}/api/embed"``)."""
+    first = call.args[0].value if call.args and call.args[0].keyword is None else None
+    if isinstance(first, cst.SimpleString):
+        return "/" in first.evaluated_value
+    return isinstance(first, cst.FormattedString) and any(
+        isinstance(part, cst.FormattedStringText) and "/" in part.value for part in first.parts)
 
 
 def _uses_of(func: cst.FunctionDef, key: str) -> list[tuple[str, cst.CSTNode, cst.FunctionDef]]:
