@@ -14,7 +14,7 @@ def drain(rows, audit):
     for row in rows:
         try:
             store(row)
-        except KeyError:
+        except ConnectionError:
             audit.error("bad row %s", row)
             log.error("bad row %s", row)
 """
