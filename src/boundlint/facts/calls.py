@@ -67,8 +67,11 @@ def classify(qualname: str | None, receiver: str | None, method: str | None, set
             return DEPENDENCY
         if receiver is not None:
             last = receiver.rsplit(".", 1)[-1]
-            # an UPPER_CASE constant is a value, not a client (`API_ROUTES.get(...)`)
-            if not last.isupper() and _words(last) & tables.table("dependency-receivers", settings):
+            # an UPPER_CASE name is a client only when it says so last (`DB_CLIENT`, not `API_ROUTES`)
+            words = _words(last)
+            if last.isupper():
+                words = {last.lower().rsplit("_", 1)[-1]}
+            if words & tables.table("dependency-receivers", settings):
                 return DEPENDENCY
         if method in LOCAL_METHODS:
             return LOCAL

@@ -144,7 +144,8 @@ class _Reader:
                 found = self.method(func.attr.value)
                 if found is not None:
                     return self.body(found, depth + 1)
-            if kind == calls.LOCAL and (not awaited or qual is not None):
+            firm = qual is not None and calls.classify(qual, None, None, self.ctx.settings, verbs=False) == calls.LOCAL
+            if kind == calls.LOCAL and (not awaited or firm):
                 return NO, ""  # a stdlib call is local either way; a `get` that is awaited is no dict's
             if qual is not None:
                 answer = self.project(qual, None)
