@@ -15,7 +15,8 @@ from boundlint import tables
 DEPENDENCY, LOCAL, UNKNOWN = "dependency", "local", "unknown"
 
 _BUILTINS = frozenset(dir(builtins))
-_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) - {"test"}
+# Top-level modules of the standard library (the project index shares it).
+STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) - {"test"}
 _WORDS = re.compile(r"[a-z0-9]+")
 # Methods of str, bytes, list, dict, set, datetime and friends: in-process work.
 LOCAL_METHODS = frozenset({
@@ -60,7 +61,7 @@ def classify(qualname: str | None, receiver: str | None, method: str | None, set
         if _in_modules(qualname, tables.table("dependency-modules", settings)):
             return DEPENDENCY
         root = qualname.split(".", 1)[0]
-        if root in _STDLIB or (root in _BUILTINS and "." not in qualname):
+        if root in STDLIB or (root in _BUILTINS and "." not in qualname):
             return LOCAL
     if method is not None:
         if method in tables.table("dependency-methods", settings):

@@ -10,7 +10,7 @@ arithmetic, in-process bookkeeping); ``(UNKNOWN, "")`` otherwise.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Iterable
 
 import libcst as cst
 
@@ -29,33 +29,25 @@ def _broad(handler: cst.ExceptHandler) -> bool:
     return any((dotted(t) or "") in ("Exception", "BaseException") for t in types)
 
 
-def _calls(node: cst.CSTNode, failures: bool = False) -> Iterator[cst.Call]:
-    """The calls under *node* (nested defs skipped); with *failures*, only those whose failure can
-    propagate out of *node*: the body of an inner ``try`` that catches everything is skipped."""
+def _calls(node: cst.CSTNode, failures: bool = False) -> list[tuple[cst.Call, bool]]:
+    """The calls under *node* with whether each is awaited, in one walk (nested defs skipped); with
+    *failures*, only those whose failure can propagate out of *node*: the body of an inner ``try``
+    that catches everything is skipped."""
+    out: list[tuple[cst.Call, bool]] = []
+    awaited: set[int] = set()
     stack = [node]
     while stack:
         n = stack.pop()
+        if isinstance(n, cst.Await) and isinstance(n.expression, cst.Call):
+            awaited.add(id(n.expression))
         if isinstance(n, cst.Call):
-            yield n
+            out.append((n, id(n) in awaited))
         if isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not node:
             continue  # a nested def runs when called, not here
         if failures and isinstance(n, cst.Try) and any(_broad(h) for h in n.handlers):
             stack.extend(reversed([c for c in n.children if c is not n.body]))
             continue
         stack.extend(reversed(n.children))
-
-
-def _awaited(node: cst.CSTNode) -> set[int]:
-    """Ids of the calls awaited under *node* (nested defs skipped)."""
-    out: set[int] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, cst.Await) and isinstance(n.expression, cst.Call):
-            out.add(id(n.expression))
-        if isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not node:
-            continue
-        stack.extend(n.children)
     return out
 
 
@@ -170,9 +162,8 @@ class _Reader:
         for node in nodes:
             if isinstance(node, (cst.Name, cst.Attribute)):  # a callable handed over to run per item
                 node = cst.Call(func=node)
-            awaited = _awaited(node)
-            for call in _calls(node, self.failures and depth == 0):
-                is_awaited = id(call) in awaited or (self.spawned and depth == 0)
+            for call, awaited in _calls(node, self.failures and depth == 0):
+                is_awaited = awaited or (self.spawned and depth == 0)
                 verdict, why = self.call(call, depth, is_awaited)
                 if verdict == UNKNOWN and is_awaited:
                     # a coroutine out of sight, awaited here or spawned per item, waits on I/O

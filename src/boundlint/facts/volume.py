@@ -128,10 +128,10 @@ def _built_once(owner: cst.ClassDef, attr: str) -> bool:
 
 
 class _Reader:
-    def __init__(self, chain: list[cst.CSTNode], ctx, path: str) -> None:
+    def __init__(self, chain: list[cst.CSTNode], ctx, path: str, runs: str | None = None) -> None:
         self.chain, self.ctx, self.path = chain, ctx, path
         self.funcs = placement.functions_in(chain)
-        self.runs = placement.where_runs(path, chain)
+        self.runs = runs if runs is not None else placement.where_runs(path, chain)
 
     def name(self, name: str, depth: int) -> tuple[str, str]:
         memo = self.ctx.cache.setdefault("assignments", {})
@@ -243,10 +243,12 @@ class _Reader:
         return UNKNOWN, ""
 
 
-def volume(expr: cst.BaseExpression | None, chain: list[cst.CSTNode], ctx, path: str) -> tuple[str, str]:
-    """``(kind, why)`` for the collection *expr* whose size drives the work (see the module doc)."""
+def volume(expr: cst.BaseExpression | None, chain: list[cst.CSTNode], ctx, path: str,
+           runs: str | None = None) -> tuple[str, str]:
+    """``(kind, why)`` for the collection *expr* whose size drives the work (see the module doc);
+    *runs* is ``placement.where_runs`` of *chain* when the caller has it already."""
     if expr is None:
         return UNKNOWN, ""
     if any(isinstance(n, cst.For) and n.asynchronous is not None and n.iter is expr for n in chain):
         return INPUT, f"a stream read at run time (`async for` over `{dotted(expr) or 'a stream'}`)"
-    return _Reader(chain, ctx, path).expr(expr)
+    return _Reader(chain, ctx, path, runs).expr(expr)

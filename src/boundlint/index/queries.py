@@ -188,49 +188,64 @@ def _param_of(prov: dict | None) -> str | None:
     return prov.get("param") if prov else None
 
 
-def spawn_sources(index: ProjectIndex, ref: str, param: str, what: str = "chain") -> list[str] | str | None:
-    """A chain when callers of *ref* pass, as *param*, one new call per item of request input; else None.
-
-    With *what* ``"dependency"``: what that per-item call reaches (``dependency``), "" or None.
-    """
+def _passed_for(index: ProjectIndex, ref: str, param: str) -> tuple[str, list[tuple]]:
+    """The project function *ref*'s qualname, and ``(caller module, caller, call record, provenance)``
+    for each call of it, with the provenance of what the caller passes for its parameter *param*
+    (None when not passed); ``("", [])`` when *ref* is no project function or has no such parameter."""
     found = index.function(ref)
     if found is None:
-        return None
+        return "", []
     entry, name, facts = found
     params = facts["params"][1:] if facts["method"] else facts["params"]
     if param not in params:
-        return None
+        return "", []
     position = params.index(param)
+    out = []
     for caller_entry, caller, call in index.reverse()["callers"].get(f"{index.canonical(entry)}.{name}", ()):
         prov = call["args"][position] if position < len(call["args"]) else call["kwargs"].get(param)
+        out.append((caller_entry, caller, call, prov))
+    return name, out
+
+
+def _spawned(index: ProjectIndex, ref: str, param: str) -> tuple | None:
+    """``(chain, provenance, caller module, call record, name)`` for the first caller of *ref* that passes,
+    as *param*, one new call per item of request input; else None."""
+    name, passed = _passed_for(index, ref, param)
+    for caller_entry, caller, call, prov in passed:
         if not prov or "each" not in prov:
             continue
         source = _param_of(prov["each"])
         if source is None or limiter(index, prov["call"]):
             continue
         chain = _input_chain(index, caller_entry, caller, source, 0, frozenset())
-        if chain and what == "dependency":
-            return dependency(index, prov["call"])
         if chain:
-            made = prov["call"].rsplit(".", 1)[-1]
-            return chain + [f"one `{made}()` per item of `{source}`, passed to `{name}()` "
-                            f"({index.where(caller_entry, call['line'])})"]
+            return chain, prov, caller_entry, call, name
     return None
+
+
+def spawn_sources(index: ProjectIndex, ref: str, param: str) -> list[str] | None:
+    """A chain when callers of *ref* pass, as *param*, one new call per item of request input; else None."""
+    found = _spawned(index, ref, param)
+    if found is None:
+        return None
+    chain, prov, caller_entry, call, name = found
+    made = prov["call"].rsplit(".", 1)[-1]
+    return chain + [f"one `{made}()` per item of `{_param_of(prov['each'])}`, passed to `{name}()` "
+                    f"({index.where(caller_entry, call['line'])})"]
+
+
+def spawned_dependency(index: ProjectIndex, ref: str, param: str) -> str | None:
+    """What the per-item call that callers pass to *ref* as *param* reaches (``dependency``); None when
+    no caller passes one per item of request input."""
+    found = _spawned(index, ref, param)
+    return dependency(index, found[1]["call"]) if found is not None else None
 
 
 def sized_by_callers(index: ProjectIndex, ref: str, param: str) -> list[str] | None:
     """A chain when some caller of *ref*, in any module, passes for *param* the length of a collection
     (``refresh_all(accounts, threads=len(accounts))``); outermost first, else None."""
-    found = index.function(ref)
-    if found is None:
-        return None
-    entry, name, facts = found
-    params = facts["params"][1:] if facts["method"] else facts["params"]
-    if param not in params:
-        return None
-    position = params.index(param)
-    for caller_entry, caller, call in index.reverse()["callers"].get(f"{index.canonical(entry)}.{name}", ()):
-        prov = call["args"][position] if position < len(call["args"]) else call["kwargs"].get(param)
+    name, passed = _passed_for(index, ref, param)
+    for caller_entry, caller, call, prov in passed:
         if not prov or "len" not in prov:
             continue
         source = _param_of(prov["len"])
@@ -341,6 +356,7 @@ QUERIES: dict[str, Callable] = {
     "limiter": limiter, "len_checked": len_checked, "client_factory": client_factory, "pauses": pauses,
     "batches": batches, "configured": configured, "class_uses": class_uses, "spawn_sources": spawn_sources,
     "per_item_callers": per_item_callers, "sized_by_callers": sized_by_callers, "dependency": dependency,
+    "spawned_dependency": spawned_dependency,
     "size_checked": size_checked, "input_len_checks": input_len_checks,
     "is_enum": is_enum,
 }

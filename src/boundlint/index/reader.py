@@ -12,10 +12,10 @@ Anything else is None: unknown, never assumed to be input.
 from __future__ import annotations
 
 import ast
-import sys
 from typing import Callable
 
 from boundlint import tables
+from boundlint.facts.calls import STDLIB
 from boundlint.index.shapes import (
     built_here, present as _present, test_module,
     _failover, _is_const, _is_const_batch, _paced, _shares_pool, _short_sleep, _short_text, dotted,
@@ -25,7 +25,6 @@ from boundlint.tables.defaults import LIMITER_WORDS
 
 _LEAVES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del})
 _CACHE_DECORATORS = frozenset({"lru_cache", "cache", "cached", "cached_property", "alru_cache", "memoize"})
-_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) - {"test"}
 _GRPC_CONTEXTS = frozenset({"context", "ctx", "_context"})
 
 
@@ -434,7 +433,7 @@ class FunctionReader:
                 value = arg.value if isinstance(arg, ast.Starred) else arg
                 if isinstance(value, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
                     self._gathered[id(value)] = f"{name or short}(...)"
-        if made is None or made.split(".", 1)[0] in _STDLIB:
+        if made is None or made.split(".", 1)[0] in STDLIB:
             return
         record = {"ref": made, "line": call.lineno, "col": call.col_offset + 1,
                   "args": [self.prov(a) for a in call.args],
@@ -458,7 +457,7 @@ class FunctionReader:
         if isinstance(target, ast.Call) and (dotted(target.func) or "").rsplit(".", 1)[-1] == "partial" and target.args:
             target = target.args[0]  # partial(fetch, session)
         worker = self.ref(target) if isinstance(target, (ast.Name, ast.Attribute)) else None
-        if worker is None or worker.split(".", 1)[0] in _STDLIB:
+        if worker is None or worker.split(".", 1)[0] in STDLIB:
             return
         if short in _MAP_METHODS:
             if len(args) <= position + 1:

@@ -36,6 +36,8 @@ def record_dependency(out: dict, call: ast.Call, made: str | None, name: str, aw
     """Record in a function's facts *out* the first dependency call (``dep``: ``[text, line]``) and
     whether any call is of unknown effect (``opaque``); *made* is the callee's ref, *name* its text,
     *awaited* whether the call is awaited (an awaited call out of sight waits on I/O)."""
+    if out["dep"] is not None:
+        return  # the first dependency call decides; ``opaque`` no longer matters (queries.dependency)
     func = call.func
     receiver = dotted(func.value) if isinstance(func, ast.Attribute) else None
     method = func.attr if isinstance(func, ast.Attribute) else None

@@ -81,7 +81,7 @@ def of_report(report, chain: list, ctx, path: str) -> Severity:
     if isinstance(report.volume, tuple):  # judged where the fan-out is (a worker's site)
         kind, volume_why = report.volume
     elif report.volume is not None:
-        kind, volume_why = volume.volume(report.volume, chain, ctx, path)
+        kind, volume_why = volume.volume(report.volume, chain, ctx, path, runs)
     else:
         kind, volume_why = volume.UNKNOWN, ""
     if report.reached:

@@ -171,22 +171,16 @@ class LogStormInLoop(Rule):
         if found is None or found[1] is None:
             return
         handler, loop = found
-        tried = tried_body(ctx.ancestors, handler)
-        work = (tried,) if tried is not None else ()
-        reached = caught(handler, ctx)
-        # a handler that catches only the item's own faults never sees the dependency fail
-        severity = (LOW, "the handler catches only per-item faults, not a dependency's failure") if local_fault(handler) else None
-        if loop.kind == "while" and isinstance(getattr(loop.node, "body", None), cst.BaseSuite):
-            work = (*work, loop.node.body)  # the storm is per pass: what each pass calls (a consumer's poll)
         if printed is not None:
             # a plain print is output like any other only where the loop spins (BND303's finding)
-            if spinning_retry(handler, ctx) is not None:
-                self.report(node, call=printed.text, what=describe(printed), loop=_loop_text(loop), volume=loop.iter,
-                            work=work, reached=reached, severity=severity)
+            if spinning_retry(handler, ctx) is None:
+                return
+            shown = printed
         elif loop_storms(ctx, handler, loop):
-            self.report(node, call=log.text, what=describe(log), loop=_loop_text(loop), volume=loop.iter, work=work,
-                        reached=reached, severity=severity)
-
+            shown = log
+        else:
+            return
+        self.report(node, call=shown.text, what=describe(shown), loop=_loop_text(loop), **_evidence(handler, loop, ctx))
 
     def _failed_result(self, node: cst.Call, ctx: Context) -> None:
         """A log call under an ``if`` on a failed result (``isinstance(r, Exception)``, a 429) in an unbounded loop."""
@@ -198,6 +192,18 @@ class LogStormInLoop(Rule):
         if loop is not None:
             self.report(node, call=log.text, what=describe(log), loop=_loop_text(loop), volume=loop.iter,
                         reached="a failed result of a dependency call")
+
+
+def _evidence(handler: cst.ExceptHandler, loop: Loop, ctx: Context) -> dict:
+    """What the finding's severity is judged on: the loop's collection, the work whose failure the
+    handler sees (and, for a ``while`` loop, what each pass calls), the dependency error it catches."""
+    tried = tried_body(ctx.ancestors, handler)
+    work = (tried,) if tried is not None else ()
+    if loop.kind == "while" and isinstance(getattr(loop.node, "body", None), cst.BaseSuite):
+        work = (*work, loop.node.body)  # the storm is per pass: what each pass calls (a consumer's poll)
+    # a handler that catches only the item's own faults never sees the dependency fail
+    severity = (LOW, "the handler catches only per-item faults, not a dependency's failure") if local_fault(handler) else None
+    return {"volume": loop.iter, "work": work, "reached": caught(handler, ctx), "severity": severity}
 
 
 def _migration(path: str) -> bool:

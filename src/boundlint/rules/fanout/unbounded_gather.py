@@ -90,8 +90,8 @@ class UnboundedGather(Rule):
             if built is None:
                 chain = _callers_spawn(expr, ctx)
                 if chain:
-                    reached = ctx.project.ask("spawn_sources", ctx.project.ref(None, ctx.function_qualname()), expr.value,
-                                              "dependency")
+                    reached = ctx.project.ask("spawned_dependency", ctx.project.ref(None, ctx.function_qualname()),
+                                              expr.value)
                     self.report(node, chain, call=short(node.func) + "(...)", source=short(expr), volume=("input", chain[0]),
                                 reached=reached or "")
                     return
