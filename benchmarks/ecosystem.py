@@ -20,6 +20,7 @@ usage:
   python benchmarks/ecosystem.py                       # both corpora, compare, measure
   python benchmarks/ecosystem.py --update-snapshot     # then record this run as the snapshot
   python benchmarks/ecosystem.py --todo todo.jsonl     # write the unlabelled findings
+  python benchmarks/ecosystem.py --project prefect-3.9.1   # one project of a corpus (repeatable), to iterate fast
 
 Paths are relative to ``benchmarks/.corpus`` (``full/prefect-3.9.1/...``), so
 snapshots and labels do not depend on the machine.  A run over both corpora
@@ -46,10 +47,11 @@ FIELDS = ("code", "path", "line", "label", "reason", "kind", "evidence")
 
 
 def run(corpus: str, jobs: int | None) -> list[dict]:
-    """Every finding of ``boundlint check`` on corpus *corpus*, severities low and up, paths relative to CORPORA."""
+    """Every finding of ``boundlint check`` on *corpus* (``full``, or one project of it: ``full/prefect-3.9.1``),
+    severities low and up, paths relative to CORPORA."""
     root = CORPORA / corpus
     if not root.is_dir():
-        sys.exit(f"ecosystem: corpus {corpus!r} is not built: run benchmarks/corpus.py first (see docs/benchmarks.md)")
+        sys.exit(f"ecosystem: {corpus!r} is not built: run benchmarks/corpus.py first (see docs/benchmarks.md)")
     cmd = [sys.executable, "-m", "boundlint", "check", corpus, "--output-format", "json", "--min-severity", "low",
            "--no-cache", "--exit-zero", "--isolated"]
     if jobs:
@@ -153,16 +155,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from-snapshot", action="store_true", help="measure the snapshot without running boundlint")
     parser.add_argument("--todo", type=Path, help="write the unlabelled reported findings here (JSON lines)")
     parser.add_argument("--jobs", "-j", type=int, default=None)
+    parser.add_argument("--project", action="append", default=[], metavar="NAME",
+                        help="only this project of a corpus (``prefect-3.9.1``); repeatable; no snapshot update")
     args = parser.parse_args(argv)
     old = json.loads(args.snapshot.read_text(encoding="utf-8")) if args.snapshot.exists() else []
     names = NAMES if args.corpus == "both" else (args.corpus,)
+    if args.project:
+        found = [f"{name}/{p}" for p in args.project for name in names if (CORPORA / name / p).is_dir()]
+        if len(found) != len(args.project):
+            sys.exit(f"ecosystem: not every project of {args.project} is in the corpora {list(names)}")
+        names, args.update_snapshot = tuple(found), False
+
+    def within(f: dict) -> bool:
+        return any(f["path"] == name or f["path"].startswith(name + "/") for name in names)
+
     if args.from_snapshot:
-        findings = [f for f in old if f["path"].split("/", 1)[0] in names]
+        findings = [f for f in old if within(f)]
     else:
         findings = [f for name in names for f in run(name, args.jobs)]
         # The whole run, with each finding's severity reason, for reading what changed (not versioned).
-        (CORPORA / "latest-run.json").write_text(json.dumps(findings, indent=1) + "\n", encoding="utf-8")
-        added, gone, changed = diff([f for f in old if f["path"].split("/", 1)[0] in names], findings)
+        latest = "latest-run.json" if not args.project else f"latest-{'+'.join(sorted(args.project))}.json"
+        (CORPORA / latest).write_text(json.dumps(findings, indent=1) + "\n", encoding="utf-8")
+        added, gone, changed = diff([f for f in old if within(f)], findings)
         print(f"## Against the snapshot: {len(added)} new, {len(gone)} gone, {len(changed)} changed\n")
         for title, items in (("new", added), ("gone", gone)):
             for f in items:
@@ -171,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"changed: {before['severity']} -> {after['severity']}:{show(after)}")
     missing = report(findings, read_labels(args.labels), args.minimum)
     if args.update_snapshot and not args.from_snapshot:
-        kept = [f for f in old if f["path"].split("/", 1)[0] not in names] + findings
+        kept = [f for f in old if not within(f)] + findings
         args.snapshot.write_text(json.dumps(sorted(kept, key=key), indent=1) + "\n", encoding="utf-8")
         print(f"\nsnapshot written: {args.snapshot.name} ({len(kept)} findings)")
     if args.todo is not None:
