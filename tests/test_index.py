@@ -107,3 +107,38 @@ def test_request_shape_queries_answer_from_other_modules(tmp_path):
     # filled from keywords in svc/vendor.py; not when handed straight to a call, read off the request, or in tests
     assert [queries.class_uses(index, f"svc.models.{n}")["filled"] for n in ("Payload", "Handed", "Fed", "Bulk")] == [
         True, False, False, False]
+
+
+def test_taken_as_input_needs_the_project_in_sight(tmp_path):
+    write(tmp_path, {
+        "pyproject.toml": "",
+        "svc/__init__.py": "",
+        "svc/types/models.py": (  # a namespace folder: no __init__.py
+            "from pydantic import BaseModel\n\nclass Item(BaseModel):\n    pass\n\nclass Body(BaseModel):\n    items: list['Item']\n\n"
+            "class Base(BaseModel):\n    pass\n\nclass Query(Base):\n    pass\n\nclass Read(BaseModel):\n    pass\n\n"
+            "class Outbound(BaseModel):\n    pass\n\nclass OnlyTested(BaseModel):\n    pass\n"
+        ),
+        "svc/api.py": (
+            "from fastapi import APIRouter, Depends, Request\nfrom svc.types.models import *\n\nrouter = APIRouter()\n\n"
+            "@router.post('/a')\nasync def a(body: Body):\n    return body\n\n"
+            "@router.get('/b')\nasync def b(q: Query = Depends()):\n    return q\n\n"
+            "async def c(request: Request):\n    return Read.model_validate(await request.json())\n"
+        ),
+        "svc/vendor.py": (
+            "from svc.types.models import Outbound\n\n"
+            "async def send(client):\n    request = Outbound()\n    return await client.post('/x', json=request)\n"
+        ),
+        "tests/test_api.py": "from svc.types.models import OnlyTested\n\ndef test_it(request):\n    OnlyTested()\n",
+        "loose/schemas.py": "from pydantic import BaseModel\n\nclass Alone(BaseModel):\n    pass\n",
+    })
+    index = build_index(str(tmp_path), True)
+    answers = {n: queries.taken_as_input(index, f"svc.types.models.{n}")
+               for n in ("Body", "Item", "Query", "Base", "Read", "Outbound", "OnlyTested")}
+    # a body through a star import, the model it nests by a string annotation, a `Depends()` query model and
+    # its base, a model a request handler reads the body into; not a payload built in a local named `request`,
+    # nor one only a test mentions
+    assert answers == {"Body": "yes", "Item": "yes", "Query": "yes", "Base": "yes", "Read": "yes",
+                       "Outbound": "no", "OnlyTested": "no"}
+    assert queries.taken_as_input(index, "tests.test_api.test_it") == "unknown"  # not a class
+    alone = build_index(str(tmp_path / "loose"), False)
+    assert queries.taken_as_input(alone, "schemas.Alone") == "unknown"  # a loose module: the project is not in sight

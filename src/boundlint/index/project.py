@@ -57,6 +57,11 @@ def _root_of(directory: str) -> tuple[str, bool]:
         current = parent
 
 
+def _defines(summary: dict, name: str) -> bool:
+    """True when a module summary defines or imports *name* by name."""
+    return any(name in summary[part] for part in ("functions", "classes", "instances", "constants", "imports"))
+
+
 def module_names(path: str, root: str) -> list[str]:
     """The dotted names a file is imported by: its package-chain name and its name below *root*."""
     full = os.path.abspath(path)
@@ -107,6 +112,7 @@ class ProjectIndex:
     modules: dict[str, ModuleEntry] = field(default_factory=dict)
     by_path: dict[str, ModuleEntry] = field(default_factory=dict)
     _reverse: dict | None = None
+    memo: dict = field(default_factory=dict)  # whole-project answers (queries), dropped when a module is added
 
     def add(self, entry: ModuleEntry) -> None:
         """Register *entry* under every name it has (the first registration of a name wins)."""
@@ -114,6 +120,7 @@ class ProjectIndex:
         for name in entry.names:
             self.modules.setdefault(name, entry)
         self._reverse = None
+        self.memo.clear()
 
     def entry_for(self, path: str) -> ModuleEntry | None:
         """The module at *path*, or None when it is not part of the project."""
@@ -163,12 +170,12 @@ class ProjectIndex:
             if isinstance(target, str):
                 ref = f"{target}.{tail}" if tail else target
                 continue
-            for star in summary["imports"].get("*", ()):
-                if self._split(f"{star}.{head}") is not None:
-                    ref = f"{star}.{rest}"
-                    break
-            else:
+            stars = [s for s in summary["imports"].get("*", ()) if s in self.modules]
+            # the star-imported module that defines the name, else the first (it may star-import it in turn)
+            defining = [s for s in stars if _defines(self.modules[s].summary, head)]
+            if not (defining or stars):
                 return None
+            ref = f"{(defining or stars)[0]}.{rest}"
         return None
 
     def function(self, ref: str | None) -> tuple[ModuleEntry, str, dict] | None:

@@ -12,6 +12,7 @@ from typing import Callable
 
 from boundlint import tables
 from boundlint.index.project import ProjectIndex
+from boundlint.index.shapes import test_module
 
 _DEPTH = 4
 
@@ -124,6 +125,60 @@ def class_uses(index: ProjectIndex, ref: str) -> dict:
         chains.append(f"parameter `{param}` of `{func}()` {facts['route']} ({index.where(entry, facts['line'])})")
     return {"input": sorted(set(chains)), "output": key in rev["outputs"], "built": key in rev["built"],
             "filled": key in rev["filled"]}
+
+
+def taken_as_input(index: ProjectIndex, ref: str) -> str:
+    """Whether any endpoint of the project can take the class *ref* as request input: ``yes``, ``no`` or ``unknown``.
+
+    ``yes`` when an endpoint takes it as a parameter, a route or a function
+    given the ``request`` mentions it (it may read the body into it), or a
+    class so taken nests it (a field's type) or derives from it.  ``no`` only
+    where the answer can be known: the class lives in a package (or a folder below the root) of a project
+    whose endpoints take some model as input, and none reaches it.  Else
+    ``unknown`` (a loose module, test code, a project with no endpoint in sight
+    outside its tests).
+    """
+    found = index.resolve(ref)
+    if found is None or found[0] != "class":
+        return "unknown"
+    entry = found[1]
+    if not (entry.is_package or any("." in name for name in entry.names)) or _in_tests(entry):
+        return "unknown"  # a loose module, or test code: the project around it is not in sight
+    if all(_in_tests(e) for takers in index.reverse()["inputs"].values() for e, _, _ in takers):
+        return "unknown"
+    return "yes" if index.key(ref) in _input_closure(index) else "no"
+
+
+def _in_tests(entry) -> bool:
+    """True for a module of test code, by any of its names (``tests.fixtures.models``)."""
+    return any(test_module(name) for name in entry.names)
+
+
+def _input_closure(index: ProjectIndex) -> frozenset[str]:
+    """Keys of every class an endpoint may take as input, and of the classes they nest or derive from."""
+    if index.memo.get("input_closure") is not None:
+        return index.memo["input_closure"]
+    rev = index.reverse()
+    queue = list(rev["inputs"])
+    for entry in {id(e): e for e in index.modules.values()}.values():
+        if not _in_tests(entry):  # a test builds the requests it sends to the app
+            queue.extend(k for k in map(index.key, entry.summary.get("request_refs", ())) if k is not None)
+    seen: set[str] = set()
+    while queue:
+        key = queue.pop()
+        if key in seen:
+            continue
+        seen.add(key)
+        found = index.resolve(key)
+        if found is None or found[0] != "class":
+            continue
+        cls = found[1].summary["classes"][found[2]]
+        for r in (*cls["bases"], *cls.get("fields", ())):
+            k = index.key(r)
+            if k is not None and k not in seen:
+                queue.append(k)
+    index.memo["input_closure"] = frozenset(seen)
+    return index.memo["input_closure"]
 
 
 def input_len_checks(index: ProjectIndex, ref: str) -> list[list[str]]:
@@ -358,5 +413,5 @@ QUERIES: dict[str, Callable] = {
     "per_item_callers": per_item_callers, "sized_by_callers": sized_by_callers, "dependency": dependency,
     "spawned_dependency": spawned_dependency,
     "size_checked": size_checked, "input_len_checks": input_len_checks,
-    "is_enum": is_enum,
+    "is_enum": is_enum, "taken_as_input": taken_as_input,
 }

@@ -25,6 +25,13 @@ from boundlint.tables.defaults import LIMITER_WORDS
 
 _LEAVES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del})
 _CACHE_DECORATORS = frozenset({"lru_cache", "cache", "cached", "cached_property", "alru_cache", "memoize"})
+def _model_dependency(default: ast.Call) -> bool:
+    """``Depends()`` or ``Depends(Model)``: FastAPI fills a class from the query, which the client sends."""
+    if default.keywords and not default.args:
+        return False
+    return not default.args or (isinstance(default.args[0], ast.Name) and default.args[0].id[:1].isupper())
+
+
 _GRPC_CONTEXTS = frozenset({"context", "ctx", "_context"})
 
 
@@ -220,6 +227,9 @@ class FunctionReader:
             default = self.defaults.get(arg.arg)
             injected = isinstance(default, ast.Call) and (dotted(default.func) or "").rsplit(".", 1)[-1] in markers
             refs = self._type_refs(arg.annotation) if arg.annotation is not None else []
+            if injected and _model_dependency(default):  # `q: Search = Depends()`, `Depends(Search)`: the query is input
+                injected = False
+                refs += [r for r in map(self.ref, default.args[:1]) if r is not None and r not in refs]
             if isinstance(arg.annotation, ast.Subscript) and dotted(arg.annotation.value) in ("Annotated", "typing.Annotated"):
                 inner = arg.annotation.slice
                 extras = inner.elts[1:] if isinstance(inner, ast.Tuple) else []

@@ -13,7 +13,10 @@ cached by content):
   first parameter), ``calls`` (calls of named functions, with the loop around
   each and where its arguments come from), ``route`` and ``inputs`` for endpoints,
   ``outputs`` (types it sends back), ``binds`` (local name -> per-item provenance);
-- ``classes``: name -> ``{line, bases}``; ``instances``: module name -> class ref;
+- ``classes``: name -> ``{line, bases, fields}`` (``fields``: refs in its annotated attributes' types);
+  ``instances``: module name -> class ref;
+- ``request_refs``: refs of capitalised names that functions reading a request mention
+  (routes, and functions with a ``request`` parameter): the models they may validate the body into;
 - ``built``: refs of classes the module constructs and serialises at once (outbound payloads).
 - ``filled``: refs of classes the module fills from keywords or a dict literal it writes (not in test code).
 
@@ -22,13 +25,15 @@ Raises SyntaxError / ValueError / RecursionError for source ``ast`` rejects.
 from __future__ import annotations
 
 import ast
+import builtins
 
 from boundlint.index.reader import FunctionReader, dotted, resolve_import_from
 
 
 def empty() -> dict:
     """The summary of a module that defines nothing (one ``ast`` cannot read, or no module at all)."""
-    return {"imports": {}, "functions": {}, "classes": {}, "instances": {}, "built": [], "filled": [], "constants": {}, "lines": {}}
+    return {"imports": {}, "functions": {}, "classes": {}, "instances": {}, "built": [], "filled": [], "constants": {},
+            "lines": {}, "request_refs": []}
 
 
 def summarize(text: str, module: str, is_package: bool) -> dict:
@@ -64,6 +69,8 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
         if root in local:
             return f"{module}.{name}"
         target = imports.get(root)
+        if target is None and "*" in imports and not hasattr(builtins, root):
+            return f"{module}.{name}"  # perhaps from `from pkg.types import *`: the index follows it
         if target is None or not isinstance(target, str):
             return None
         return f"{target}.{rest}" if rest else target
@@ -84,20 +91,68 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                 elif isinstance(value, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
                     out["constants"][target.id] = "literal"
     instances = out["instances"]
+    request_refs: set[str] = set()
     for stmt in body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            out["functions"][stmt.name] = FunctionReader(stmt, ref, module, None, local, instances).facts()
+            out["functions"][stmt.name] = facts = FunctionReader(stmt, ref, module, None, local, instances).facts()
+            request_refs |= _request_refs(stmt, facts, ref)
         elif isinstance(stmt, ast.ClassDef):
             bases = [r for r in map(_base_ref(ref), stmt.bases) if r]
-            out["classes"][stmt.name] = {"line": stmt.lineno, "bases": bases}
+            fields = sorted({r for inner in stmt.body if isinstance(inner, ast.AnnAssign)
+                             for r in _annotation_refs(inner.annotation, ref)})
+            out["classes"][stmt.name] = {"line": stmt.lineno, "bases": bases, "fields": fields}
             for inner in _flat(stmt.body):
                 if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     facts = FunctionReader(inner, ref, module, stmt.name, local, instances, tuple(bases)).facts()
                     out["functions"][f"{stmt.name}.{inner.name}"] = facts
+                    request_refs |= _request_refs(inner, facts, ref)
+    out["request_refs"] = sorted(request_refs)
     built = {r for facts in out["functions"].values() for r in facts.pop("built")}
     out["built"] = sorted(built)
     out["filled"] = sorted({r for facts in out["functions"].values() for r in facts.pop("filled")})
     return out
+
+
+def _annotation_refs(expr: ast.AST, ref) -> set[str]:
+    """Refs of the names in a type annotation, string forward references included."""
+    out = set()
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:
+                node = ast.parse(node.value, mode="eval").body
+            except SyntaxError:
+                continue
+            out |= _annotation_refs(node, ref)
+        elif isinstance(node, (ast.Name, ast.Attribute)):
+            r = ref(node)
+            if r is not None:
+                out.add(r)
+    return out
+
+
+_REQUEST_PARAMS = frozenset({"request", "req"})
+
+
+def _request_refs(func: ast.FunctionDef | ast.AsyncFunctionDef, facts: dict, ref) -> set[str]:
+    """Capitalised names that a route, or a function reading a ``request`` (a parameter, or Flask's global),
+    mentions: the models it may read the body into."""
+    args = func.args
+    reads = facts.get("route") is not None or any(
+        a.arg in _REQUEST_PARAMS for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
+    out, stored, loaded = set(), set(), False
+    for stmt in func.body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name):
+                if node.id in _REQUEST_PARAMS:
+                    if isinstance(node.ctx, ast.Store):
+                        stored.add(node.id)
+                    else:
+                        loaded = True
+                elif node.id[:1].isupper():
+                    r = ref(node)
+                    if r is not None:
+                        out.add(r)
+    return out if reads or (loaded and not stored) else set()  # a local named `request` is no request
 
 
 def _import_statements(body: list[ast.stmt]):

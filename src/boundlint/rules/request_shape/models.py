@@ -16,6 +16,7 @@ from boundlint.analysis import models as m
 from boundlint.analysis.context import Context
 from boundlint.config import REQUEST_MODEL_PATTERNS
 from boundlint.rules.base import Example, Rule
+from boundlint.verdicts.severity import LOW
 from boundlint.rules.request_shape.endpoints import (
     DEFAULT_EXTRA_ENDPOINT_DECORATORS, endpoint_framework, function_params, input_decorator_models, is_dependency,
     litestar_injected,
@@ -87,7 +88,15 @@ class UnboundedRequestCollection(Rule):
     - or, for pydantic and msgspec models and marshmallow schemas, whose
       class name matches `request-model-patterns` (by default `*Request`,
       `*Req`, `*Params`, `*Query`, `*Body`, `*Payload`, `*Input`,
-      `*Command`, `*Batch`, `*Create`, `*Update`, `*Form`).
+      `*Command`, `*Batch`, `*Create`, `*Update`, `*Form`).  The name is
+      weak evidence: where the project's endpoints are in sight (the model
+      lives in a package whose project has endpoints outside its tests) and
+      none can take the model (as a parameter, a `Depends()` query model, by
+      reading the request into it in a route or a function given the
+      `request`, or by nesting it in or deriving it from such a model), its
+      findings are `low` severity: an outbound payload, a parsed answer, a
+      documentation schema.  In a loose module, or a project with no
+      endpoint in sight, the name still counts.
     Same-module base classes of a request model are judged with it.
     SQLModel tables (`table=True`) are storage, never judged.  A
     plain `@dataclass`, attrs class or `TypedDict` validates nothing when
@@ -363,6 +372,7 @@ class UnboundedRequestCollection(Rule):
                        for f in own]
             fields[name] = own
         why = _request_models(models, fields, mod, patterns, ctx)
+        untaken = _untaken(mod.by_name & set(why), ctx)
         reported: set[int] = set()
         for name, part_of in why.items():
             if name in mod.sent and (not part_of or part_of in mod.sent):
@@ -394,8 +404,18 @@ class UnboundedRequestCollection(Rule):
                 if chain or walked:
                     chain = (f"request field `{name}.{f.name}` ({_where(ctx, f.node)})", *chain, *walked)
                 hint = self.hints["free-form"] if f.shape.free_form else self.hints.get(models[name].kind, "")
+                severity = (LOW, f"named like a request model, but no endpoint of the project takes "
+                                 f"`{part_of or name}`") if (part_of or name) in untaken else None
                 self.report(f.node, chain, model=name, field=f.name, type=f.shape.text, via=via,
-                            units="keys" if f.shape.free_form else "items", hint=hint)
+                            units="keys" if f.shape.free_form else "items", hint=hint, severity=severity)
+
+
+def _untaken(named: set[str], ctx: Context) -> set[str]:
+    """The models of *named* (request models by class name only) that no endpoint of the project can take:
+    its outbound payloads, parsed answers and documentation schemas (``index.queries.taken_as_input``)."""
+    if not ctx.project:
+        return set()
+    return {name for name in named if ctx.project.ask("taken_as_input", ctx.project.ref(None, name)) == "no"}
 
 
 def _sends_whole(func: cst.FunctionDef, param: str, ctx: Context) -> bool:
