@@ -33,6 +33,8 @@ class _ModuleModels:
     endpoint_params: dict[str, list[tuple[cst.FunctionDef, str]]] = field(default_factory=dict)
     # request models by class name only (and their bases): a free-form mapping there is not judged
     by_name: set[str] = field(default_factory=set)
+    # request models by weak evidence only, their name or a partial cap (and the models they bring in)
+    weak: set[str] = field(default_factory=set)
     # model name -> fields that every endpoint of the project taking it rejects when oversized (`len(body.ids) > N`)
     checked: dict[str, set[str]] = field(default_factory=dict)
     # models some module of the project fills from keywords or a dict literal it writes: its own payloads,
@@ -125,6 +127,7 @@ def _request_models(models: dict[str, m.Model], fields: dict[str, list[m.Collect
     why: dict[str, str] = {}
     strong: set[str] = set()
     named: set[str] = set()
+    capped: set[str] = set()
     orm = {name for name, model in models.items() if _reads_attributes(model.node)}
     output = _output_models(models, fields, mod.parsed | mod.returned | orm, ctx)
     by_name = not _client_package(ctx.path)
@@ -138,6 +141,7 @@ def _request_models(models: dict[str, m.Model], fields: dict[str, list[m.Collect
         elif model.kind != "drf" and any(f.capped for f in own) and any(
                 f.limit is None and not f.shape.free_form for f in own):
             why[name] = ""  # caps some collections: an input contract missing a cap
+            capped.add(name)
         elif by_name and model.kind not in _UNVALIDATED_KINDS and m.matches_any(name, patterns):
             why[name] = ""
             named.add(name)
@@ -168,6 +172,7 @@ def _request_models(models: dict[str, m.Model], fields: dict[str, list[m.Collect
                     strong.add(other)
                 queue.append(other)
     mod.by_name = {name for name, part_of in why.items() if (part_of or name) in named}
+    mod.weak = {name for name, part_of in why.items() if (part_of or name) in named | capped}
     return why
 
 

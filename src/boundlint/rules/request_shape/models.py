@@ -84,19 +84,20 @@ class UnboundedRequestCollection(Rule):
       `patch`), or named by `@extend_schema(request=S)`;
       the models it nests are part of the request too;
     - or caps some of its collections but not all (an input contract with
-      a missed cap; not for DRF serializers, which render output as often);
+      a missed cap; not for DRF serializers, which render output as often;
+      weak evidence, like the name below);
     - or, for pydantic and msgspec models and marshmallow schemas, whose
       class name matches `request-model-patterns` (by default `*Request`,
       `*Req`, `*Params`, `*Query`, `*Body`, `*Payload`, `*Input`,
       `*Command`, `*Batch`, `*Create`, `*Update`, `*Form`).  The name is
-      weak evidence: where the project's endpoints are in sight (the model
-      lives in a package whose project has endpoints outside its tests) and
-      none can take the model (as a parameter, a `Depends()` query model, by
-      reading the request into it in a route or a function given the
-      `request`, or by nesting it in or deriving it from such a model), its
-      findings are `low` severity: an outbound payload, a parsed answer, a
-      documentation schema.  In a loose module, or a project with no
-      endpoint in sight, the name still counts.
+      weak evidence, like a partial cap: where the project's endpoints are
+      in sight (the model lives in a package whose project has endpoints
+      outside its tests) and none can take the model (as a parameter, a
+      `Depends()` query model, by reading the request into it in a route
+      or a function given the `request`, or by nesting it in or deriving it
+      from such a model), its findings are `low` severity: an outbound
+      payload, a parsed answer, a documentation schema.  In a loose module,
+      or a project with no endpoint in sight, the name or cap still counts.
     Same-module base classes of a request model are judged with it.
     SQLModel tables (`table=True`) are storage, never judged.  A
     plain `@dataclass`, attrs class or `TypedDict` validates nothing when
@@ -372,7 +373,7 @@ class UnboundedRequestCollection(Rule):
                        for f in own]
             fields[name] = own
         why = _request_models(models, fields, mod, patterns, ctx)
-        untaken = _untaken(mod.by_name & set(why), ctx)
+        untaken = _untaken({part_of or name for name, part_of in why.items() if name in mod.weak}, ctx)
         reported: set[int] = set()
         for name, part_of in why.items():
             if name in mod.sent and (not part_of or part_of in mod.sent):
@@ -404,15 +405,15 @@ class UnboundedRequestCollection(Rule):
                 if chain or walked:
                     chain = (f"request field `{name}.{f.name}` ({_where(ctx, f.node)})", *chain, *walked)
                 hint = self.hints["free-form"] if f.shape.free_form else self.hints.get(models[name].kind, "")
-                severity = (LOW, f"named like a request model, but no endpoint of the project takes "
-                                 f"`{part_of or name}`") if (part_of or name) in untaken else None
+                severity = (LOW, f"no endpoint of the project takes `{part_of or name}`: its name or a partial "
+                                 "cap is the only sign of a request") if (part_of or name) in untaken else None
                 self.report(f.node, chain, model=name, field=f.name, type=f.shape.text, via=via,
                             units="keys" if f.shape.free_form else "items", hint=hint, severity=severity)
 
 
 def _untaken(named: set[str], ctx: Context) -> set[str]:
-    """The models of *named* (request models by class name only) that no endpoint of the project can take:
-    its outbound payloads, parsed answers and documentation schemas (``index.queries.taken_as_input``)."""
+    """The models of *named* (request models by their name or a partial cap only) that no endpoint of the
+    project can take: outbound payloads, parsed answers, documentation schemas (``queries.taken_as_input``)."""
     if not ctx.project:
         return set()
     return {name for name in named if ctx.project.ask("taken_as_input", ctx.project.ref(None, name)) == "no"}
