@@ -7,8 +7,14 @@ origin and answers ``(kind, why)``:
 - INPUT: a request (a handler's parameter or a field of it, a worker's
   message batch) or data read at run time (a dependency call's result, a
   query, a directory walk, a file's lines);
-- CONFIGURED: a settings object, ``self``/``cls`` state, configuration;
-- FIXED: a literal, an UPPER_CASE constant;
+- CONFIGURED: a settings object or an attribute chain through one, a getter
+  called on one (``Config.get(...)``), a parameter every caller in the project
+  fills from one, ``self`` state set only while the object is set up
+  (``setup-methods``, methods only those call, constructor defaults no
+  construction passes);
+- FIXED: a literal (also through ``a if c else b``, a literal table's entry
+  or an unpacking of one), an UPPER_CASE constant, the result of a project
+  function whose every return is a handful of literal items;
 - UNKNOWN: anything else, such as a library function's parameter.
 """
 from __future__ import annotations
@@ -167,11 +173,13 @@ def _setup_methods(methods: list[cst.FunctionDef], settings) -> set[str]:
     return out
 
 
-def _built_once(owner: cst.ClassDef, attr: str, settings=None) -> frozenset[str] | None:
-    """See ``_Reader.built_once``: None when the attribute is not state fixed at set-up, else the
-    ``__init__`` parameters its value is made from (empty when none)."""
+def _built_once(owner: cst.ClassDef, attr: str, settings=None) -> tuple | None:
+    """See ``_Reader.built_once``: None when the attribute is not state fixed at set-up, else
+    ``(params, values)``: the ``__init__`` parameters its value is made from (empty when none) and
+    ``(method, value)`` for each value a set-up method assigns."""
     assigned_at_build = False
     handed: set[str] = set()
+    values: list[tuple[cst.FunctionDef, cst.BaseExpression]] = []
     methods = [s for s in (owner.body.body if isinstance(owner.body, cst.IndentedBlock) else ())
                if isinstance(s, cst.FunctionDef)]
     setup = _setup_methods(methods, settings)
@@ -195,13 +203,15 @@ def _built_once(owner: cst.ClassDef, attr: str, settings=None) -> frozenset[str]
                     if used and stmt.name.value != "__init__":
                         return None  # handed in by whoever calls it: as large as the caller's collection
                     handed |= used  # handed in by whoever builds it: judged by how the project builds it
+                    if value is not None and not used:
+                        values.append((stmt, value))
                     assigned_at_build = True
                 if isinstance(target, cst.Subscript) and _self_attr(target.value, attr) and not builder:
                     return None  # self.attr[key] = value per call
             if (not builder and isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
                     and node.func.attr.value in _FILLS and _self_attr(node.func.value, attr)):
                 return None  # filled as the object works
-    return frozenset(handed) if assigned_at_build else None
+    return (frozenset(handed), values) if assigned_at_build else None
 
 
 def _configured_chain(text: str, settings) -> bool:
@@ -260,11 +270,11 @@ class _Reader:
                 return self.expr(values[-1], depth + 1)
         return UNKNOWN, ""
 
-    def built_once(self, attr: str) -> str | None:
+    def built_once(self, attr: str, depth: int) -> str | None:
         """Why ``self.<attr>`` is state fixed at set-up, else None: it is assigned only while the object
         is set up (``__init__``, a ``setup-methods`` method such as ``start`` or ``before_run``, or a
-        method only those call, outside any loop), from something other than a value handed in (a
-        literal, configuration, a lookup of its own) or from ``__init__`` parameters that no
+        method only those call, outside any loop), from something other than a value handed in or
+        read at run time (a literal, configuration, a lookup of its own) or from ``__init__`` parameters that no
         construction in the project passes (their defaults), and never filled or rebound by another
         method: state fixed at set-up, like configuration."""
         owner = next((n for n in reversed(self.chain) if isinstance(n, cst.ClassDef)), None)
@@ -274,9 +284,14 @@ class _Reader:
         key = (id(owner), attr)
         if key not in memo:
             memo[key] = _built_once(owner, attr, self.ctx.settings)
-        handed = memo[key]
-        if handed is None:
+        if memo[key] is None:
             return None
+        handed, values = memo[key]
+        owner_at = next(i for i, n in enumerate(self.chain) if n is owner)
+        for method, value in values:  # a query's rows or a message batch stays input, even at set-up
+            reader = _Reader([*self.chain[:owner_at + 1], method], self.ctx, self.path, placement.UNKNOWN)
+            if reader.expr(value, depth + 1)[0] == INPUT:
+                return None
         if not handed:
             return "set when the object is set up and not changed after"
         ref = self.ctx.project_ref(owner.name)
@@ -372,7 +387,7 @@ class _Reader:
 
     def literals(self, name: str) -> list[cst.BaseExpression] | None:
         """Every value assigned to *name* (in the enclosing functions, else at module level) when each
-        is a literal collection with no unpacked part, else None."""
+        is a non-empty literal collection with no unpacked part, else None."""
         memo = self.ctx.cache.setdefault("assignments", {})
         values: list | None = None
         for func in reversed(self.funcs):
@@ -385,8 +400,8 @@ class _Reader:
                 return None
         if values is None:
             values = self.ctx.index.constants.get(name)
-        if not values or any(v is None or _literal_items(v) is None for v in values):
-            return None
+        if not values or any(v is None or not _literal_items(v) for v in values):
+            return None  # an empty one is filled by the code that follows: as large as what fills it
         return list(values)
 
     def items(self, sub: cst.Subscript, depth: int) -> list[cst.BaseExpression] | None:
@@ -449,7 +464,7 @@ class _Reader:
                 return CONFIGURED, f"`{text}`, set by configuration"
             if root.isupper() and len(root) > 1 and len(parts) >= 2:
                 return CONFIGURED, f"`{text}`, state of the module-level `{root}`"
-            once = self.built_once(parts[1]) if root in ("self", "cls") and len(parts) >= 2 else None
+            once = self.built_once(parts[1], depth) if root in ("self", "cls") and len(parts) >= 2 else None
             if once:
                 return CONFIGURED, f"`{text}`, {once}"
             if root in ("self", "cls") or not root:
@@ -458,7 +473,7 @@ class _Reader:
         if isinstance(expr, cst.Subscript):
             picked = self.items(expr, depth + 1)
             if picked is not None:
-                return _worst([self.part(p, depth + 1) for p in picked]) if picked else (FIXED, "a literal")
+                return _worst([self.expr(p, depth + 1) for p in picked]) if picked else (FIXED, "a literal")
             return self.expr(expr.value, depth + 1)
         if isinstance(expr, cst.Call):
             return self.call(expr, depth)

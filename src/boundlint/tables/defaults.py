@@ -109,7 +109,7 @@ DEFAULTS: dict[str, tuple[str, tuple[str, ...], str | None]] = {
     "setup-methods": (
         "Methods that set an object up before it works: state they alone assign (and what only they call) is fixed at set-up.",
         ("__init__", "__post_init__", "__attrs_post_init__", "setup", "setUp", "set_up", "start", "startup",
-         "on_startup", "before_run", "initialize", "initialise", "configure", "__enter__", "__aenter__"),
+         "on_startup", "before_run", "initialize", "initialise", "configure"),
         None),
     "endpoint-methods": (
         "Route decorator methods (`@router.post(...)`) that make a function a web endpoint.",
