@@ -120,11 +120,12 @@ def test_reader_records_what_a_function_returns():
         "def ids(body):\n    return [*body.ids, 'x']\n\n"
         "def many():\n    return [1, 2, 3, 4, 5, 6, 7, 8, 9]\n\n"
         "def walk(xs):\n    for x in xs:\n        yield x\n    return [1]\n\n"
-        "def pick(a, b):\n    if a:\n        return a\n    return b\n"
+        "def pick(a, b):\n    if a:\n        return a\n    return b\n\n"
+        "def load(v):\n    v = fetch(v)\n    return v\n"
     )
     functions = summarize(text, "app.kinds", False)["functions"]
-    assert [functions[n]["returns"] for n in ("formats", "names", "unwrap", "ids", "many", "walk", "pick")] == [
-        {"fixed": 2}, {"fixed": 2}, {"param": "v"}, None, None, None, None]
+    assert [functions[n]["returns"] for n in ("formats", "names", "unwrap", "ids", "many", "walk", "pick", "load")] == [
+        {"fixed": 2}, {"fixed": 2}, {"param": "v"}, None, None, None, None, None]
 
 
 def test_construction_and_caller_queries(tmp_path, monkeypatch):

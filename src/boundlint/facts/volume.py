@@ -203,7 +203,7 @@ def _built_once(owner: cst.ClassDef, attr: str, settings=None) -> tuple | None:
                     if used and stmt.name.value != "__init__":
                         return None  # handed in by whoever calls it: as large as the caller's collection
                     handed |= used  # handed in by whoever builds it: judged by how the project builds it
-                    if value is not None and not used:
+                    if value is not None:
                         values.append((stmt, value))
                     assigned_at_build = True
                 if isinstance(target, cst.Subscript) and _self_attr(target.value, attr) and not builder:

@@ -6,7 +6,7 @@ definitions skipped) and answers, JSON-ready:
 - ``{"fixed": n}``: every return is a handful of literal items (at most
   ``HANDFUL``), or a filter or copy of such a literal
   (``tuple(n for n in (a, b) if n)``); *n* is the largest count;
-- ``{"param": name}``: every return is the same parameter, unchanged
+- ``{"param": name}``: every return is the same parameter, never rebound
   (``if v is None: raise ...; return v``);
 - None otherwise, and for a generator.
 """
@@ -48,10 +48,11 @@ def _count(expr: ast.AST | None, depth: int = 0) -> int | None:
     return None
 
 
-def _returns(func: ast.AST) -> tuple[list[ast.Return], bool]:
-    """The return statements of *func*'s own body, and whether it yields."""
+def _returns(func: ast.AST) -> tuple[list[ast.Return], bool, set[str]]:
+    """The return statements of *func*'s own body, whether it yields, and the names it binds."""
     out: list[ast.Return] = []
     yields = False
+    bound: set[str] = set()
     stack = list(ast.iter_child_nodes(func))
     while stack:
         node = stack.pop()
@@ -61,20 +62,23 @@ def _returns(func: ast.AST) -> tuple[list[ast.Return], bool]:
             out.append(node)
         elif isinstance(node, (ast.Yield, ast.YieldFrom)):
             yields = True
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
         stack.extend(ast.iter_child_nodes(node))
-    return out, yields
+    return out, yields, bound
 
 
 def returned(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str]) -> dict | None:
     """See the module doc: ``{"fixed": n}``, ``{"param": name}`` or None for the function *func*
     whose parameter names are *params*."""
-    found, yields = _returns(func)
+    found, yields, bound = _returns(func)
     if yields or not found:
         return None
     names = {r.value.id for r in found if isinstance(r.value, ast.Name)}
     if len(names) == 1 and all(isinstance(r.value, ast.Name) for r in found):
         name = names.pop()
-        return {"param": name} if name in params and name not in ("self", "cls") else None
+        handed_back = name in params and name not in ("self", "cls") and name not in bound  # not rebound first
+        return {"param": name} if handed_back else None
     counts = [_count(r.value) for r in found]
     if any(c is None for c in counts) or not any(r.value is not None for r in found):
         return None
