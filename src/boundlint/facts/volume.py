@@ -436,8 +436,10 @@ class _Reader:
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)) and not expr.elements:
             return UNKNOWN, ""  # built empty: as large as whatever fills it
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
-            spread = [e.value for e in expr.elements if isinstance(e, (cst.StarredElement, cst.StarredDictElement))]
-            return _worst([self.part(v, depth + 1) for v in spread]) if spread else (FIXED, "a literal")
+            # A literal that unpacks a request's collection is as large as it (`[*body.ids, x]`).
+            spread = [self.part(e.value, depth + 1) for e in expr.elements
+                      if isinstance(e, (cst.StarredElement, cst.StarredDictElement))]
+            return next((found for found in spread if found[0] == INPUT), (FIXED, "a literal"))
         if isinstance(expr, (cst.SimpleString, cst.Integer)):
             return FIXED, "a literal"
         if isinstance(expr, cst.IfExp):
