@@ -163,5 +163,6 @@ class Shipper:
 def test_extending_setup_methods_makes_state_they_set_configured(capsys, project):
     (project / "s.py").write_text(SETUP_STATE, encoding="utf-8")
     assert (21, "BND301") in codes(capsys, project / "s.py")
-    (project / "pyproject.toml").write_text('[tool.boundlint.tables]\nextend-setup-methods = ["warm_up"]\n', encoding="utf-8")
+    (project / "pyproject.toml").write_text('[tool.boundlint.tables]\nextend-setup-methods = ["warm_up"]\n',
+                                            encoding="utf-8")
     assert (21, "BND301") not in codes(capsys, project / "s.py")

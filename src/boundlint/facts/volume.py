@@ -24,6 +24,7 @@ import libcst as cst
 from boundlint import tables
 from boundlint.analysis.names import dotted
 from boundlint.facts import calls, placement
+from boundlint.facts.literals import index_of as _index_of, item as _item, literal_items as _literal_items
 
 INPUT, CONFIGURED, FIXED, UNKNOWN = "input", "configured", "fixed", "unknown"
 
@@ -74,11 +75,6 @@ def _assignments(func: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:
     return out
 
 
-def _item(value: cst.BaseExpression, i: int) -> cst.Subscript:
-    """``value[i]``: the part of *value* an unpacking binds to its *i*-th name."""
-    return cst.Subscript(value=value, slice=[cst.SubscriptElement(slice=cst.Index(value=cst.Integer(str(i))))])
-
-
 def _worst(found: list[tuple[str, str]]) -> tuple[str, str]:
     """The kind that bounds least of *found* (input, then unknown, configured, fixed)."""
     for kind in (INPUT, UNKNOWN, CONFIGURED, FIXED):
@@ -86,27 +82,6 @@ def _worst(found: list[tuple[str, str]]) -> tuple[str, str]:
             if k == kind:
                 return k, why
     return UNKNOWN, ""
-
-
-def _literal_items(node: cst.BaseExpression) -> list[cst.BaseExpression] | None:
-    """The items of a literal collection with no unpacked part (a dict's values), else None."""
-    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
-        if any(isinstance(e, cst.StarredElement) for e in node.elements):
-            return None
-        return [e.value for e in node.elements]
-    if isinstance(node, cst.Dict):
-        if any(isinstance(e, cst.StarredDictElement) for e in node.elements):
-            return None
-        return [e.value for e in node.elements]
-    return None
-
-
-def _index_of(sub: cst.Subscript) -> int | None:
-    if len(sub.slice) == 1 and isinstance(sub.slice[0].slice, cst.Index):
-        value = sub.slice[0].slice.value
-        if isinstance(value, cst.Integer):
-            return int(value.value, 0)
-    return None
 
 
 def _param(func: cst.FunctionDef, name: str) -> cst.Param | None:
@@ -329,7 +304,8 @@ class _Reader:
                                or not _configured_chain(c["text"], self.ctx.settings) for c in calls_of):
             return None
         first = calls_of[0]
-        return f"`{name}` of `{func.name.value}()`, passed `{first['text']}` (configuration) by every caller ({first['where']})"
+        return (f"`{name}` of `{func.name.value}()`, passed `{first['text']}` (configuration) "
+                f"by every caller ({first['where']})")
 
     def config_read(self, func: cst.BaseExpression) -> bool:
         """``_config_read``, unless the object is a parameter of a request or message handler (a config
@@ -424,7 +400,8 @@ class _Reader:
             entries = _literal_items(table)
             if entries is None:
                 return None
-            if position is not None and isinstance(table, (cst.List, cst.Tuple)) and -len(entries) <= position < len(entries):
+            fits = position is not None and -len(entries) <= position < len(entries)
+            if fits and isinstance(table, (cst.List, cst.Tuple)):
                 out.append(entries[position])
             else:
                 out.extend(entries)
