@@ -142,3 +142,48 @@ def test_taken_as_input_needs_the_project_in_sight(tmp_path):
     assert queries.taken_as_input(index, "tests.test_api.test_it") == "unknown"  # not a class
     alone = build_index(str(tmp_path / "loose"), False)
     assert queries.taken_as_input(alone, "schemas.Alone") == "unknown"  # a loose module: the project is not in sight
+
+
+def test_reader_records_what_a_function_returns():
+    """A handful of literal items (also filtered, copied or chosen by ``if``), or a parameter handed back."""
+    from boundlint.index.summary import summarize
+
+    text = (
+        "def formats(zipped):\n    return ('tgz', 'zip') if zipped else ('tar',)\n\n"
+        "def names(a, b):\n    return tuple(dict.fromkeys(n for n in (a, b) if n))\n\n"
+        "def unwrap(v):\n    if v is None:\n        raise ValueError\n    return v\n\n"
+        "def ids(body):\n    return [*body.ids, 'x']\n\n"
+        "def many():\n    return [1, 2, 3, 4, 5, 6, 7, 8, 9]\n\n"
+        "def walk(xs):\n    for x in xs:\n        yield x\n    return [1]\n\n"
+        "def pick(a, b):\n    if a:\n        return a\n    return b\n\n"
+        "def load(v):\n    v = fetch(v)\n    return v\n"
+    )
+    functions = summarize(text, "app.kinds", False)["functions"]
+    assert [functions[n]["returns"] for n in ("formats", "names", "unwrap", "ids", "many", "walk", "pick", "load")] == [
+        {"fixed": 2}, {"fixed": 2}, {"param": "v"}, None, None, None, None, None]
+
+
+def test_construction_and_caller_queries(tmp_path, monkeypatch):
+    """``constructed``: which constructions pass an ``__init__`` parameter; ``passed``: what callers pass."""
+    write(tmp_path, {
+        "pyproject.toml": "",
+        "svc/__init__.py": "",
+        "svc/work.py": (
+            "class Runner:\n    def __init__(self, name, sinks=None):\n        self.sinks = sinks or []\n\n"
+            "async def pull(mirrors):\n    return mirrors\n"
+        ),
+        "svc/main.py": (
+            "from fastapi import APIRouter\nfrom svc.work import Runner, pull\n\nrouter = APIRouter()\n\n"
+            "def start():\n    Runner('a')\n    Runner('b', sinks=['x'])\n\n"
+            "async def nightly(settings):\n    await pull(settings.mirrors)\n\n"
+            "@router.post('/pull')\nasync def given(body: list):\n    await pull(body.mirrors)\n"
+        ),
+    })
+    monkeypatch.chdir(tmp_path)
+    index = build_index(str(tmp_path), True)
+    assert queries.constructed(index, "svc.work.Runner", "sinks") == {"built": 2, "passing": ["svc/main.py:8"]}
+    assert queries.constructed(index, "svc.work.Runner", "other") is None
+    answer = [(c["text"], c["input"]) for c in queries.passed(index, "svc.work.pull", "mirrors")]
+    assert sorted(answer) == [("body.mirrors", True), ("settings.mirrors", False)]
+    assert queries.returns(index, "svc.work.pull") == {"param": "mirrors", "position": 0,
+                                                        "where": "`pull` (svc/work.py:5)"}

@@ -133,3 +133,36 @@ def test_unknown_table_is_a_one_line_error(capsys, project):
                    "did you mean 'limiters'?; `boundlint tables` lists them\n")
     status, _, err = run(capsys, "tables", "limitrs", "--isolated")
     assert status == 2 and "did you mean 'limiters'?" in err
+
+
+SETUP_STATE = """\
+import logging
+
+import httpx
+from registry import discover
+
+log = logging.getLogger(__name__)
+
+
+class Shipper:
+    def __init__(self):
+        self.targets = []
+
+    def warm_up(self):
+        self.targets = discover("targets")
+
+    def ship(self):
+        for target in self.targets:
+            try:
+                httpx.post(target)
+            except httpx.HTTPError:
+                log.error("target %s down", target)
+"""
+
+
+def test_extending_setup_methods_makes_state_they_set_configured(capsys, project):
+    (project / "s.py").write_text(SETUP_STATE, encoding="utf-8")
+    assert (21, "BND301") in codes(capsys, project / "s.py")
+    (project / "pyproject.toml").write_text('[tool.boundlint.tables]\nextend-setup-methods = ["warm_up"]\n',
+                                            encoding="utf-8")
+    assert (21, "BND301") not in codes(capsys, project / "s.py")

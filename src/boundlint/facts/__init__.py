@@ -8,6 +8,8 @@
   directly or through the project's own functions;
 - ``volume``: where a collection's size comes from (input, configured,
   fixed by the code, unknown).
+- ``literals``: the items of a literal collection and the part an index
+  picks, for ``volume``.
 
 Facts answer with plain values; ``verdicts.severity`` turns them into a
 finding's severity.

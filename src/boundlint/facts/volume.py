@@ -7,8 +7,14 @@ origin and answers ``(kind, why)``:
 - INPUT: a request (a handler's parameter or a field of it, a worker's
   message batch) or data read at run time (a dependency call's result, a
   query, a directory walk, a file's lines);
-- CONFIGURED: a settings object, ``self``/``cls`` state, configuration;
-- FIXED: a literal, an UPPER_CASE constant;
+- CONFIGURED: a settings object or an attribute chain through one, a getter
+  called on one (``Config.get(...)``), a parameter every caller in the project
+  fills from one, ``self`` state set only while the object is set up
+  (``setup-methods``, methods only those call, constructor defaults no
+  construction passes);
+- FIXED: a literal (also through ``a if c else b``, a literal table's entry
+  or an unpacking of one), an UPPER_CASE constant, the result of a project
+  function whose every return is a handful of literal items;
 - UNKNOWN: anything else, such as a library function's parameter.
 """
 from __future__ import annotations
@@ -18,11 +24,14 @@ import libcst as cst
 from boundlint import tables
 from boundlint.analysis.names import dotted
 from boundlint.facts import calls, placement
+from boundlint.facts.literals import index_of as _index_of, item as _item, literal_items as _literal_items
 
 INPUT, CONFIGURED, FIXED, UNKNOWN = "input", "configured", "fixed", "unknown"
 
 _WRAPPERS = frozenset({"len", "list", "tuple", "set", "sorted", "reversed", "enumerate", "zip", "iter", "frozenset",
-                       "dict", "filter", "map", "chain", "islice", "batched", "chunked"})
+                       "dict", "filter", "map", "chain", "islice", "batched", "chunked", "fromkeys"})
+# A call of one of these on an object named as configuration reads it (`await Config.get("urls")`).
+_CONFIG_GETTERS = frozenset({"get", "get_value", "getlist", "get_list", "get_config", "value"})
 _VIEWS = frozenset({"items", "keys", "values", "copy", "split", "splitlines", "readlines"})
 _WALKS = frozenset({"os.listdir", "os.scandir", "os.walk", "glob.glob", "glob.iglob"})
 # What the installation fixes: plugins and entry points found at start-up.
@@ -52,12 +61,27 @@ def _assignments(func: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:
             for t in node.targets:
                 if isinstance(t.target, cst.Name):
                     out.setdefault(t.target.value, []).append(node.value)
+                elif isinstance(t.target, (cst.Tuple, cst.List)):  # a, b = pair: b is pair[1]
+                    for i, elt in enumerate(t.target.elements):
+                        if isinstance(elt, cst.StarredElement):
+                            break
+                        if isinstance(elt.value, cst.Name):
+                            out.setdefault(elt.value.value, []).append(_item(node.value, i))
         elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name) and node.value is not None:
             out.setdefault(node.target.value, []).append(node.value)
         elif isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
             out.setdefault(node.target.value, []).append(node.value)
         stack.extend(node.children)
     return out
+
+
+def _worst(found: list[tuple[str, str]]) -> tuple[str, str]:
+    """The kind that bounds least of *found* (input, then unknown, configured, fixed)."""
+    for kind in (INPUT, UNKNOWN, CONFIGURED, FIXED):
+        for k, why in found:
+            if k == kind:
+                return k, why
+    return UNKNOWN, ""
 
 
 def _param(func: cst.FunctionDef, name: str) -> cst.Param | None:
@@ -71,7 +95,7 @@ def _param(func: cst.FunctionDef, name: str) -> cst.Param | None:
     return None
 
 
-_BUILDERS = frozenset({"__init__", "__post_init__", "setup", "setUp", "__attrs_post_init__"})
+_LOOPS = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 _FILLS = frozenset({"append", "extend", "add", "update", "insert", "setdefault", "appendleft"})
 
 
@@ -95,13 +119,47 @@ def _param_names(func: cst.FunctionDef) -> set[str]:
     return {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)} - {"self", "cls"}
 
 
-def _built_once(owner: cst.ClassDef, attr: str) -> bool:
-    """See ``_Reader.built_once``; False when the attribute is never assigned at construction."""
+def _setup_methods(methods: list[cst.FunctionDef], settings) -> set[str]:
+    """Names of the methods that set the object up before it works: those the ``setup-methods`` table
+    names (``__init__``, ``start``, ``before_run`` ...), and those called (``self.m()``) only from
+    set-up methods and never inside a loop there."""
+    roots = tables.table("setup-methods", settings)
+    callers: dict[str, list[tuple[str, bool]]] = {}  # method -> (calling method, in a loop)
+    for method in methods:
+        stack: list[tuple[cst.CSTNode, bool]] = [(method.body, False)]
+        while stack:
+            node, looped = stack.pop()
+            if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+                    and isinstance(node.func.value, cst.Name) and node.func.value.value == "self"):
+                callers.setdefault(node.func.attr.value, []).append((method.name.value, looped))
+            inner = looped or isinstance(node, _LOOPS)
+            stack.extend((child, inner) for child in node.children
+                         if not isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)))
+    out = {m.name.value for m in methods if m.name.value in roots}
+    grew = True
+    while grew:
+        grew = False
+        for method in methods:
+            name = method.name.value
+            calls_of = callers.get(name)
+            if name not in out and calls_of and all(c in out and not looped for c, looped in calls_of):
+                out.add(name)
+                grew = True
+    return out
+
+
+def _built_once(owner: cst.ClassDef, attr: str, settings=None) -> tuple | None:
+    """See ``_Reader.built_once``: None when the attribute is not state fixed at set-up, else
+    ``(params, values)``: the ``__init__`` parameters its value is made from (empty when none) and
+    ``(method, value)`` for each value a set-up method assigns."""
     assigned_at_build = False
-    for stmt in owner.body.body if isinstance(owner.body, cst.IndentedBlock) else ():
-        if not isinstance(stmt, cst.FunctionDef):
-            continue
-        builder = stmt.name.value in _BUILDERS
+    handed: set[str] = set()
+    values: list[tuple[cst.FunctionDef, cst.BaseExpression]] = []
+    methods = [s for s in (owner.body.body if isinstance(owner.body, cst.IndentedBlock) else ())
+               if isinstance(s, cst.FunctionDef)]
+    setup = _setup_methods(methods, settings)
+    for stmt in methods:
+        builder = stmt.name.value in setup
         stack: list[cst.CSTNode] = [stmt.body]
         while stack:
             node = stack.pop()
@@ -114,17 +172,52 @@ def _built_once(owner: cst.ClassDef, attr: str) -> bool:
             for target in targets:
                 if _self_attr(target, attr):
                     if not builder:
-                        return False
+                        return None
                     value = getattr(node, "value", None)
-                    if value is not None and _names_in(value) & _param_names(stmt):
-                        return False  # handed in by whoever builds it: as large as the caller's collection
+                    used = _names_in(value) & _param_names(stmt) if value is not None else set()
+                    if used and stmt.name.value != "__init__":
+                        return None  # handed in by whoever calls it: as large as the caller's collection
+                    handed |= used  # handed in by whoever builds it: judged by how the project builds it
+                    if value is not None:
+                        values.append((stmt, value))
                     assigned_at_build = True
                 if isinstance(target, cst.Subscript) and _self_attr(target.value, attr) and not builder:
-                    return False  # self.attr[key] = value per call
+                    return None  # self.attr[key] = value per call
             if (not builder and isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
                     and node.func.attr.value in _FILLS and _self_attr(node.func.value, attr)):
-                return False  # filled as the object works
-    return assigned_at_build
+                return None  # filled as the object works
+    return (frozenset(handed), values) if assigned_at_build else None
+
+
+def _configured_chain(text: str, settings) -> bool:
+    """``settings.repos``, ``self.config.regions``, ``x.replicas``: an attribute chain that names configuration."""
+    parts = text.split(".")
+    return (parts[0] in _CONFIG_ROOTS - {"self", "cls"} or any("settings" in p or "config" in p for p in parts)
+            or parts[-1] in tables.table("bounded-names", settings))
+
+
+def _config_read(func: cst.BaseExpression) -> bool:
+    """``Config.get(...)``, ``settings.get_value(...)``: a getter called on an object named as configuration."""
+    if not (isinstance(func, cst.Attribute) and func.attr.value in _CONFIG_GETTERS):
+        return False
+    receiver = func.value.attr.value if isinstance(func.value, cst.Attribute) else (
+        func.value.value if isinstance(func.value, cst.Name) else "")
+    word = receiver.lower().strip("_")
+    return word in _CONFIG_ROOTS - {"self", "cls", "options", "opts"} or word.endswith(("config", "settings"))
+
+
+def _argument(call: cst.Call, position: int, name: str) -> cst.BaseExpression | None:
+    """The argument *call* passes for the parameter *name* at *position*, else None (also when a
+    ``*args`` or ``**kwargs`` may hold it)."""
+    positional = []
+    for arg in call.args:
+        if arg.star:
+            return None
+        if arg.keyword is None:
+            positional.append(arg.value)
+        elif arg.keyword.value == name:
+            return arg.value
+    return positional[position] if position < len(positional) else None
 
 
 class _Reader:
@@ -140,11 +233,7 @@ class _Reader:
                 memo[id(func)] = _assignments(func)
             values = memo[id(func)].get(name)
             if values:
-                found = [self.expr(v, depth + 1) for v in values]
-                for kind in (INPUT, UNKNOWN, CONFIGURED, FIXED):
-                    for k, why in found:
-                        if k == kind:
-                            return k, why
+                return _worst([self.expr(v, depth + 1) for v in values])
             param = _param(func, name)
             if param is not None:
                 return self.param(func, param)
@@ -156,18 +245,37 @@ class _Reader:
                 return self.expr(values[-1], depth + 1)
         return UNKNOWN, ""
 
-    def built_once(self, attr: str) -> bool:
-        """``self.<attr>`` is assigned only while the object is built (``__init__``, the class body), from
-        something other than a value handed in (a literal, configuration, a lookup of its own), and never
-        filled or rebound by another method: state fixed at construction, like configuration."""
+    def built_once(self, attr: str, depth: int) -> str | None:
+        """Why ``self.<attr>`` is state fixed at set-up, else None: it is assigned only while the object
+        is set up (``__init__``, a ``setup-methods`` method such as ``start`` or ``before_run``, or a
+        method only those call, outside any loop), from something other than a value handed in or
+        read at run time (a literal, configuration, a lookup of its own) or from ``__init__`` parameters that no
+        construction in the project passes (their defaults), and never filled or rebound by another
+        method: state fixed at set-up, like configuration."""
         owner = next((n for n in reversed(self.chain) if isinstance(n, cst.ClassDef)), None)
         if owner is None:
-            return False
+            return None
         memo = self.ctx.cache.setdefault("built_once", {})
         key = (id(owner), attr)
         if key not in memo:
-            memo[key] = _built_once(owner, attr)
-        return memo[key]
+            memo[key] = _built_once(owner, attr, self.ctx.settings)
+        if memo[key] is None:
+            return None
+        handed, values = memo[key]
+        owner_at = next(i for i, n in enumerate(self.chain) if n is owner)
+        for method, value in values:  # a query's rows or a message batch stays input, even at set-up
+            reader = _Reader([*self.chain[:owner_at + 1], method], self.ctx, self.path, placement.UNKNOWN)
+            if reader.expr(value, depth + 1)[0] == INPUT:
+                return None
+        if not handed:
+            return "set when the object is set up and not changed after"
+        ref = self.ctx.project_ref(owner.name)
+        for param in sorted(handed):
+            answer = self.ctx.project.ask("constructed", ref, param) if ref else None
+            if not answer or not answer["built"] or answer["passing"]:
+                return None
+        return (f"set when the object is set up, from the defaults of `{', '.join(sorted(handed))}`, "
+                f"which no construction of `{owner.name.value}` in the project passes")
 
     def param(self, func: cst.FunctionDef, param: cst.Param) -> tuple[str, str]:
         name = param.name.value
@@ -180,7 +288,45 @@ class _Reader:
             text = dotted(param.annotation.annotation) or ""
             if text.rsplit(".", 1)[-1] in ("Request", "WebSocket", "HttpRequest"):
                 return INPUT, f"request `{name}` of `{func.name.value}()`"
+        passed = self.passed(func, name)
+        if passed:
+            return CONFIGURED, passed
         return UNKNOWN, f"parameter `{name}` of `{func.name.value}()`"
+
+    def passed(self, func: cst.FunctionDef, name: str) -> str | None:
+        """Why the parameter *name* of the module-level function *func* is configured: every call of it
+        in the project passes an attribute chain that names configuration (``settings.repos``) of a
+        parameter that carries no request input; else None."""
+        if not any(stmt is func for stmt in self.ctx.module.body):
+            return None
+        calls_of = self.ctx.project.ask("passed", self.ctx.project.ref(None, func.name.value), name)
+        if not calls_of or any(c["input"] or not c["text"] or "." not in c["text"]
+                               or not _configured_chain(c["text"], self.ctx.settings) for c in calls_of):
+            return None
+        first = calls_of[0]
+        return (f"`{name}` of `{func.name.value}()`, passed `{first['text']}` (configuration) "
+                f"by every caller ({first['where']})")
+
+    def config_read(self, func: cst.BaseExpression) -> bool:
+        """``_config_read``, unless the object is a parameter of a request or message handler (a config
+        sent in the request is input)."""
+        if not _config_read(func):
+            return False
+        root = (dotted(func) or "").split(".", 1)[0]
+        return not (self.runs in (placement.REQUEST, placement.WORKER)
+                    and any(_param(f, root) is not None for f in self.funcs))
+
+    def helper(self, call: cst.Call, depth: int) -> tuple[str, str] | None:
+        """The kind of what a project function returns (``index.returns``): a handful of literal items,
+        or the argument it hands back unchanged; None when it returns anything else."""
+        ref = self.ctx.project_ref(call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else None
+        answer = self.ctx.project.ask("returns", ref) if ref else None
+        if not answer:
+            return None
+        if "fixed" in answer:
+            return FIXED, f"at most {answer['fixed']} literal items, returned by {answer['where']}"
+        arg = _argument(call, answer["position"], answer["param"])
+        return self.expr(arg, depth + 1) if arg is not None else None
 
     def call(self, call: cst.Call, depth: int) -> tuple[str, str]:
         func = call.func
@@ -196,6 +342,11 @@ class _Reader:
             if inner is not None:
                 return self.expr(inner, depth + 1)
             return UNKNOWN, ""
+        if self.config_read(func):
+            return CONFIGURED, f"`{dotted(func)}(...)`, read from configuration"
+        helper = self.helper(call, depth)
+        if helper is not None:
+            return helper
         receiver = dotted(func.value) if isinstance(func, cst.Attribute) else None
         method = func.attr.value if isinstance(func, cst.Attribute) else None
         if calls.classify(self.ctx.qualname(func), receiver, method, self.ctx.settings) == calls.DEPENDENCY:
@@ -204,14 +355,81 @@ class _Reader:
             return self.expr(call.args[-1 if len(call.args) < 3 else 1].value, depth + 1)
         return UNKNOWN, ""
 
+    def part(self, expr: cst.BaseExpression, depth: int) -> tuple[str, str]:
+        """The kind of one part of a collection: there an empty literal holds nothing."""
+        if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)) and not expr.elements:
+            return FIXED, "a literal"
+        return self.expr(expr, depth)
+
+    def literals(self, name: str) -> list[cst.BaseExpression] | None:
+        """Every value assigned to *name* (in the enclosing functions, else at module level) when each
+        is a non-empty literal collection with no unpacked part, else None."""
+        memo = self.ctx.cache.setdefault("assignments", {})
+        values: list | None = None
+        for func in reversed(self.funcs):
+            if id(func) not in memo:
+                memo[id(func)] = _assignments(func)
+            if name in memo[id(func)]:
+                values = memo[id(func)][name]
+                break
+            if _param(func, name) is not None:
+                return None
+        if values is None:
+            values = self.ctx.index.constants.get(name)
+        if not values or any(v is None or not _literal_items(v) for v in values):
+            return None  # an empty one is filled by the code that follows: as large as what fills it
+        return list(values)
+
+    def items(self, sub: cst.Subscript, depth: int) -> list[cst.BaseExpression] | None:
+        """What *sub* may pick when it indexes a literal table (``KINDS[kind]``, ``pair[1]``): the
+        entries at that position, or every entry; None when the table is no literal."""
+        if depth > _DEPTH:
+            return None
+        base = sub.value
+        if isinstance(base, cst.Subscript):
+            tables_ = self.items(base, depth + 1)
+        elif isinstance(base, cst.Name):
+            tables_ = self.literals(base.value)
+        else:
+            tables_ = [base] if _literal_items(base) is not None else None
+        if tables_ is None:
+            return None
+        position = _index_of(sub)
+        out: list[cst.BaseExpression] = []
+        for table in tables_:
+            entries = _literal_items(table)
+            if entries is None:
+                return None
+            fits = position is not None and -len(entries) <= position < len(entries)
+            if fits and isinstance(table, (cst.List, cst.Tuple)):
+                out.append(entries[position])
+            else:
+                out.extend(entries)
+        return out
+
     def expr(self, expr: cst.BaseExpression, depth: int = 0) -> tuple[str, str]:
         if depth > _DEPTH:
             return UNKNOWN, ""
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)) and not expr.elements:
             return UNKNOWN, ""  # built empty: as large as whatever fills it
-        if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict, cst.SimpleString, cst.Integer)):
+        if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
+            # A literal that unpacks a request's collection is as large as it (`[*body.ids, x]`).
+            spread = [self.part(e.value, depth + 1) for e in expr.elements
+                      if isinstance(e, (cst.StarredElement, cst.StarredDictElement))]
+            return next((found for found in spread if found[0] == INPUT), (FIXED, "a literal"))
+        if isinstance(expr, (cst.SimpleString, cst.Integer)):
             return FIXED, "a literal"
+        if isinstance(expr, cst.IfExp):
+            return _worst([self.part(expr.body, depth + 1), self.part(expr.orelse, depth + 1)])
+        if isinstance(expr, cst.BinaryOperation):
+            if isinstance(expr.operator, (cst.Subtract, cst.BitAnd)):  # a part of the left
+                return self.expr(expr.left, depth + 1)
+            if isinstance(expr.operator, (cst.Add, cst.BitOr)):
+                return _worst([self.part(expr.left, depth + 1), self.part(expr.right, depth + 1)])
+            return UNKNOWN, ""
         if isinstance(expr, cst.Await):
+            if isinstance(expr.expression, cst.Call) and self.config_read(expr.expression.func):
+                return CONFIGURED, f"`{dotted(expr.expression.func)}(...)`, read from configuration"
             return INPUT, "the result of an awaited call, read at run time"
         if isinstance(expr, cst.Name):
             return self.name(expr.value, depth)
@@ -221,18 +439,20 @@ class _Reader:
             if text.rsplit(".", 1)[-1].isupper() and len(text.rsplit(".", 1)[-1]) > 1:
                 return FIXED, f"the constant `{text}`"
             parts = text.split(".")
-            configured = (root in _CONFIG_ROOTS - {"self", "cls"} or any("settings" in p or "config" in p for p in parts)
-                          or parts[-1] in tables.table("bounded-names", self.ctx.settings))
-            if configured:
+            if _configured_chain(text, self.ctx.settings):
                 return CONFIGURED, f"`{text}`, set by configuration"
             if root.isupper() and len(root) > 1 and len(parts) >= 2:
                 return CONFIGURED, f"`{text}`, state of the module-level `{root}`"
-            if root in ("self", "cls") and len(parts) >= 2 and self.built_once(parts[1]):
-                return CONFIGURED, f"`{text}`, set when the object is built and not changed after"
+            once = self.built_once(parts[1], depth) if root in ("self", "cls") and len(parts) >= 2 else None
+            if once:
+                return CONFIGURED, f"`{text}`, {once}"
             if root in ("self", "cls") or not root:
                 return UNKNOWN, ""
             return self.name(root, depth)
         if isinstance(expr, cst.Subscript):
+            picked = self.items(expr, depth + 1)
+            if picked is not None:
+                return _worst([self.expr(p, depth + 1) for p in picked]) if picked else (FIXED, "a literal")
             return self.expr(expr.value, depth + 1)
         if isinstance(expr, cst.Call):
             return self.call(expr, depth)

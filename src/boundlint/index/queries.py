@@ -95,6 +95,44 @@ def configured(index: ProjectIndex, ref: str) -> str | None:
     return None
 
 
+def returns(index: ProjectIndex, ref: str) -> dict | None:
+    """What the project function *ref* hands back (``index.returns``) with where it is defined:
+    ``{"fixed": n, "where": "`f` (path:line)"}`` (a handful of literal items),
+    ``{"param": name, "position": i, "where": ...}`` (its parameter *name*, unchanged; *i* counts
+    the parameters a caller passes, without ``self``), else None."""
+    found = index.function(ref)
+    if found is None or not found[2].get("returns"):
+        return None
+    entry, name, facts = found
+    answer = {**facts["returns"], "where": f"`{name}` ({index.where(entry, facts['line'])})"}
+    if "param" in answer:
+        params = facts["params"][1:] if facts["method"] else facts["params"]
+        if answer["param"] not in params:
+            return None
+        answer["position"] = params.index(answer["param"])
+    return answer
+
+
+def constructed(index: ProjectIndex, ref: str, param: str) -> dict | None:
+    """How the project builds the class *ref* with respect to its ``__init__`` parameter *param*:
+    ``{"built": n, "passing": ["path:line", ...]}`` (*n* constructions found, those that pass *param*),
+    else None when *ref* is no project class whose ``__init__`` takes *param*."""
+    found = index.resolve(ref)
+    if found is None or found[0] != "class":
+        return None
+    _, entry, name = found
+    init = entry.summary["functions"].get(f"{name}.__init__")
+    if init is None or param not in init["params"][1:]:
+        return None
+    position = init["params"][1:].index(param)
+    built, passing = 0, []
+    for caller_entry, _caller, call in index.reverse()["callers"].get(f"{index.canonical(entry)}.{name}", ()):
+        built += 1
+        if position < len(call["args"]) or param in call["kwargs"]:
+            passing.append(index.where(caller_entry, call["line"]))
+    return {"built": built, "passing": sorted(passing)}
+
+
 def _settings_class(index: ProjectIndex, ref: str, depth: int) -> bool:
     if depth > _DEPTH:
         return False
@@ -262,6 +300,20 @@ def _passed_for(index: ProjectIndex, ref: str, param: str) -> tuple[str, list[tu
     return name, out
 
 
+def passed(index: ProjectIndex, ref: str, param: str) -> list[dict] | None:
+    """What each call of the project function *ref* passes for its parameter *param*:
+    ``{"text": "settings.repos" or None, "input": bool, "where": "path:line"}``, *text* when the caller
+    passes one of its own parameters or an attribute of one, *input* when that carries request input;
+    None when nothing in the project calls *ref*."""
+    _name, calls_of = _passed_for(index, ref, param)
+    out = []
+    for caller_entry, caller, call, prov in calls_of:
+        source = prov.get("param") if prov else None
+        chain = _input_chain(index, caller_entry, caller, source, 0, frozenset()) if source else None
+        out.append({"text": source, "input": bool(chain), "where": index.where(caller_entry, call["line"])})
+    return out or None
+
+
 def _spawned(index: ProjectIndex, ref: str, param: str) -> tuple | None:
     """``(chain, provenance, caller module, call record, name)`` for the first caller of *ref* that passes,
     as *param*, one new call per item of request input; else None."""
@@ -413,5 +465,6 @@ QUERIES: dict[str, Callable] = {
     "per_item_callers": per_item_callers, "sized_by_callers": sized_by_callers, "dependency": dependency,
     "spawned_dependency": spawned_dependency,
     "size_checked": size_checked, "input_len_checks": input_len_checks,
-    "is_enum": is_enum, "taken_as_input": taken_as_input,
+    "is_enum": is_enum, "taken_as_input": taken_as_input, "returns": returns, "constructed": constructed,
+    "passed": passed,
 }

@@ -16,6 +16,7 @@ from typing import Callable
 
 from boundlint import tables
 from boundlint.facts.calls import STDLIB
+from boundlint.index.returns import returned
 from boundlint.index.shapes import (
     built_here, present as _present, test_module,
     _failover, _is_const, _is_const_batch, _paced, _shares_pool, _short_sleep, _short_text, dotted,
@@ -195,6 +196,7 @@ class FunctionReader:
                         self.out["client"] = made
                     elif made is not None:
                         self.out["client_call"] = made
+        self.out["returns"] = returned(func, self.params)
         self.out["len_checked"] = sorted(set(self.out["len_checked"]))
         self.out["size_checked"] = sorted(set(self.out["size_checked"]))
         return self.out

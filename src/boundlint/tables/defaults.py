@@ -106,6 +106,11 @@ DEFAULTS: dict[str, tuple[str, tuple[str, ...], str | None]] = {
          "pydantic_settings.main.BaseSettings", "environs.Env", "dynaconf.Dynaconf", "starlette.config.Config",
          "goodconf.GoodConf"),
         None),
+    "setup-methods": (
+        "Methods that set an object up before it works: state they alone assign (and what only they call) is fixed at set-up.",
+        ("__init__", "__post_init__", "__attrs_post_init__", "setup", "setUp", "set_up", "start", "startup",
+         "on_startup", "before_run", "initialize", "initialise", "configure"),
+        None),
     "endpoint-methods": (
         "Route decorator methods (`@router.post(...)`) that make a function a web endpoint.",
         ("get", "post", "put", "patch", "delete", "head", "options", "trace", "api_route", "websocket",
