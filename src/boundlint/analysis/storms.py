@@ -302,9 +302,10 @@ def _leaves(stmt: cst.CSTNode, ctx: Context) -> bool:
     return False
 
 
-def exits_after(ctx: Context, handler: cst.ExceptHandler) -> bool:
-    """True when the current node's statement is followed, in the handler, by a ``raise`` / ``return`` / ``break``."""
-    path = _path(ctx, _index(ctx, handler))
+def exits_after(ctx: Context, start: cst.CSTNode) -> bool:
+    """True when the current node's statement is followed, in a block between *start* (a handler, or a loop)
+    and it, by a ``raise`` / ``return`` / ``break`` that leaves the loop."""
+    path = _path(ctx, _index(ctx, start))
     for i in range(len(path) - 1, 0, -1):
         node, parent = path[i], path[i - 1]
         if isinstance(node, (cst.For, cst.While)):
@@ -410,7 +411,7 @@ def loop_storm_limit(ctx: Context, handler: cst.ExceptHandler, loop: Loop) -> st
     found = guarded(ctx, loop.node, loop.node)
     if found:
         return found
-    if exits_after(ctx, handler):
+    if exits_after(ctx, _loop_anchor(loop)):  # also an enclosing handler that re-raises (a cleanup log inside it)
         return "the error leaves the loop"
     try_node = ctx.ancestors[_index(ctx, handler) - 1]
     if try_stops_loop(try_node, loop):

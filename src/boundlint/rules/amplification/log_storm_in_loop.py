@@ -51,8 +51,9 @@ class LogStormInLoop(Rule):
       counter the loop increments, `if i % N == 0`, a `random` sample, or a
       once-only flag the branch sets (`if not warned: warned = True`,
       `if key not in seen: seen.add(key)`);
-    - a `raise`, `return` or `break` right after the log call: the error
-      leaves the loop, so it is logged once;
+    - a `raise`, `return` or `break` right after the log call, also in an
+      enclosing block inside the loop (a cleanup's log in a handler that
+      then re-raises): the error leaves the loop, so it is logged once;
     - a retry or fallback loop that stops at its first success: its
       attempts are few, unless it is an endless retry that goes straight
       back to the failing call (BND303's finding), which logs once per spin;
