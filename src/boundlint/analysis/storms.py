@@ -24,6 +24,7 @@ from boundlint.verdicts import BATCHES, LITERAL, kind_of
 
 from boundlint.analysis import limits
 from boundlint.analysis.context import Context, Loop
+from boundlint.analysis.loop_exits import stops_condition
 from boundlint.analysis.names import dotted
 
 _MIN_PAUSE = 0.1  # seconds: a shorter constant sleep does not pace a failing loop
@@ -413,6 +414,8 @@ def loop_storm_limit(ctx: Context, handler: cst.ExceptHandler, loop: Loop) -> st
         return found
     if exits_after(ctx, _loop_anchor(loop)):  # also an enclosing handler that re-raises (a cleanup log inside it)
         return "the error leaves the loop"
+    if stops_condition(loop, handler):
+        return "the handler makes the loop's condition false: the loop ends"
     try_node = ctx.ancestors[_index(ctx, handler) - 1]
     if try_stops_loop(try_node, loop):
         return "a retry or fallback loop: it stops at the first success"

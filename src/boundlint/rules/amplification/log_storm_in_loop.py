@@ -54,6 +54,9 @@ class LogStormInLoop(Rule):
     - a `raise`, `return` or `break` right after the log call, also in an
       enclosing block inside the loop (a cleanup's log in a handler that
       then re-raises): the error leaves the loop, so it is logged once;
+    - a handler that sets a name the `while` condition needs to a falsy
+      constant (`while running and ...:` ... `running = False`,
+      `response = None`): the loop ends at its first failure;
     - a retry or fallback loop that stops at its first success: its
       attempts are few, unless it is an endless retry that goes straight
       back to the failing call (BND303's finding), which logs once per spin;
