@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from boundlint import tables
+
 from boundlint.analysis import limits
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.names import dotted
@@ -249,26 +251,23 @@ def failure_branch(ctx: Context) -> FailureBranch | None:
     return None
 
 
-# Errors of local work on one message (decoding, validation, a missing key): its own fault, not a dependency's.
-_LOCAL_FAULTS = frozenset({
-    "ValueError", "KeyError", "TypeError", "IndexError", "AttributeError", "LookupError", "UnicodeDecodeError",
-    "UnicodeError", "JSONDecodeError", "ValidationError", "DecodeError", "ParseError", "binascii.Error",
-    "struct.error", "UnpicklingError", "InvalidMessage", "MessageDecodeError",
-})
-
-
-def local_fault(handler: cst.ExceptHandler) -> bool:
-    """True when *handler* catches only errors of local work on the item (``ValueError``, ``json.JSONDecodeError`` ...).
+def local_fault(handler: cst.ExceptHandler, ctx=None) -> bool:
+    """True when *handler* catches only errors of local work on the item, or verdicts on it
+    (the ``per-item-errors`` table: ``ValueError``, ``json.JSONDecodeError``, ``*NotFound``, FastAPI's
+    ``HTTPException`` ...).  *ctx* (a Context) resolves imported names and the configured table.
 
     A bare ``except`` or ``except Exception`` may catch a dependency's
     failure, so it is not local.
     """
     if handler.type is None:
         return False
+    entries = tables.table("per-item-errors", ctx.settings if ctx is not None else None)
+    suffixes = tuple(e[1:] for e in entries if e.startswith("*"))
     types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
     for t in types:
         name = dotted(t) or ""
+        qual = (ctx.qualname(t) if ctx is not None else None) or name
         last = name.rsplit(".", 1)[-1]
-        if name not in _LOCAL_FAULTS and last not in _LOCAL_FAULTS and not last.endswith(("NotFound", "DoesNotExist")):
+        if not ({name, qual, last} & entries) and not (suffixes and last.endswith(suffixes)):
             return False
     return True

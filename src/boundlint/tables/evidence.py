@@ -51,6 +51,15 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
          "concurrent.futures.TimeoutError", "urllib.error.URLError", "urllib.error.HTTPError", "http.client.HTTPException",
          "subprocess.CalledProcessError", "subprocess.TimeoutExpired", "smtplib.SMTPException"),
         None),
+    "per-item-errors": (
+        "Exceptions of local work on one item, or a verdict on it, never a dependency's failure: a handler that "
+        "catches only these logs per bad item, not per outage (a leading `*` matches a name's end).",
+        ("ValueError", "KeyError", "TypeError", "IndexError", "AttributeError", "LookupError", "UnicodeDecodeError",
+         "UnicodeError", "JSONDecodeError", "ValidationError", "DecodeError", "ParseError", "binascii.Error",
+         "struct.error", "UnpicklingError", "InvalidMessage", "MessageDecodeError", "PermissionError",
+         "PermissionDenied", "fastapi.HTTPException", "starlette.exceptions.HTTPException",
+         "*NotFound", "*DoesNotExist", "*Forbidden", "*Denied", "*Blocked"),
+        None),
     "once-decorators": (
         "Decorators of functions that run once per process or by hand: CLI commands, start-up hooks, fixtures.",
         ("command", "group", "callback", "on_startup", "on_shutdown", "startup", "shutdown", "lifespan",

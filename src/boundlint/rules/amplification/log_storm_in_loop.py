@@ -83,6 +83,12 @@ class LogStormInLoop(Rule):
     - `debug` / `info` levels, and logging after the loop;
     - a module of a `migrations` package: a data migration runs once per
       deployment, and a line per bad row is its report.
+
+    Found at `low` severity (hidden by default): a handler that catches only
+    errors of the item's own work or verdicts on it (the `per-item-errors`
+    table: `ValueError`, `KeyError`, `*NotFound`, `PermissionError`,
+    FastAPI's `HTTPException` ...): an outage raises something it does not
+    catch, so it logs once per bad item, not once per item in an outage.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
     code, name = "BND301", "log-storm-in-loop"
     prefilter = _LOOP_LOG_PREFILTER
@@ -206,7 +212,7 @@ def _evidence(handler: cst.ExceptHandler, loop: Loop, ctx: Context) -> dict:
     if loop.kind == "while" and isinstance(getattr(loop.node, "body", None), cst.BaseSuite):
         work = (*work, loop.node.body)  # the storm is per pass: what each pass calls (a consumer's poll)
     # a handler that catches only the item's own faults never sees the dependency fail
-    severity = (LOW, "the handler catches only per-item faults, not a dependency's failure") if local_fault(handler) else None
+    severity = (LOW, "the handler catches only per-item faults, not a dependency's failure") if local_fault(handler, ctx) else None
     return {"volume": loop.iter, "work": work, "reached": caught(handler, ctx), "severity": severity}
 
 

@@ -50,9 +50,11 @@ class LogStormInWorker(Rule):
     - a done-callback attached to one task, or to tasks made outside any
       unbounded loop, or one that does not log (`running.discard`);
     - in a message handler, an `except` that catches only errors of local
-      work on the message (`ValueError`, `KeyError`, `json.JSONDecodeError`,
-      `ValidationError` ...): a malformed message is its own fault, not a
-      failing dependency's.  `except Exception` counts.
+      work on the message, or verdicts on it (the `per-item-errors` table:
+      `ValueError`, `KeyError`, `json.JSONDecodeError`, `ValidationError`,
+      `*NotFound`, `PermissionError`, FastAPI's `HTTPException` ...): a
+      malformed or refused message is its own fault, not a failing
+      dependency's.  `except Exception` counts.
 
     A log call in a loop inside the worker is BND301's finding, not this one.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
@@ -156,7 +158,7 @@ class LogStormInWorker(Rule):
             reached = caught(handler, ctx) if handler is not None else "a failed result of a dependency call"
             if site is None:
                 found = callbacks.site_of(func)
-                if found is None or (found[1] and handler is not None and local_fault(handler)):
+                if found is None or (found[1] and handler is not None and local_fault(handler, ctx)):
                     continue  # a message handler's parse error is the message's fault, not the dependency's
                 site = found[0]
                 reached = reached or "the failure of a task or message it is called back for"
