@@ -135,7 +135,32 @@ def callee_limit(func: cst.BaseExpression, ctx: Context, depth: int = 0) -> str 
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "acquire":
             if is_limiter(node.func.value, ctx, params) and not _per_call_limiter(node.func.value, target, ctx):
                 return Limit(LIMITER, f"a limiter in `{target.name.value}`")
-    return None
+    return _limit_below(target, ctx) if depth == 0 else None
+
+
+def _limit_below(target: cst.FunctionDef, ctx: Context) -> Limit | None:
+    """A limiter one call further down: the spawned *target* awaits a project function (this module's,
+    a method of ``self``, or another module's) that enters a shared limiter, and nothing else it
+    calls reaches a dependency, so every dependency call waits for a slot."""
+    from boundlint.facts import dependency  # facts read the analysis, not the other way round at import
+
+    found, limited, rest = None, set(), []
+    for node in iter_nodes(target.body):
+        if isinstance(node, cst.Await) and isinstance(node.expression, cst.Call):
+            func = node.expression.func
+            limit = callee_limit(func, ctx, 1) if isinstance(func, (cst.Name, cst.Attribute)) else None
+            if limit:
+                found = found or limit
+                limited.update(id(n) for n in iter_nodes(node.expression))
+        elif isinstance(node, cst.Call):
+            rest.append(node)
+    if found is None:
+        return None
+    chain = [*ctx.ancestors, target]
+    for call in rest:
+        if id(call) not in limited and dependency.reaches([call], chain, ctx)[0] == dependency.YES:
+            return None  # a dependency call that does not wait for the limiter
+    return Limit(LIMITER, f"{found} called by `{target.name.value}`", getattr(found, "where", ""))
 
 
 def _limiter_constructor(expr: cst.BaseExpression, ctx: Context) -> bool:
