@@ -7,6 +7,12 @@ object-storage or subprocess call, directly or through the project's own
 functions (this module's, or another module's through the project index);
 ``(NO, "")`` when every call is shown to be local work (parsing,
 arithmetic, in-process bookkeeping); ``(UNKNOWN, "")`` otherwise.
+Work handed to a thread pool (``asyncio.to_thread(f)``,
+``run_in_executor(None, partial(f, x))``) is judged by what it runs.
+
+``pooled(nodes, ctx, chain)`` answers whether each item's work runs on a
+thread pool of fixed size, in the fan-out or in the project coroutines it
+awaits.
 """
 from __future__ import annotations
 

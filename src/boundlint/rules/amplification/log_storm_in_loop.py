@@ -79,6 +79,14 @@ class LogStormInLoop(Rule):
     - `debug` / `info` levels, and logging after the loop;
     - a module of a `migrations` package: a data migration runs once per
       deployment, and a line per bad row is its report.
+
+    Found, at `low` severity (shown with `--min-severity low`): a `try`
+    whose every dependency call fails inside an inner `try` that catches
+    everything (a bare `except`, `except Exception`) and does not raise
+    again, in the same function or in a project function it calls, in any
+    module (a helper that logs and returns `None` when its request fails):
+    the handler never sees the dependency fail, and the helper's own log
+    line is judged where it is.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
     code, name = "BND301", "log-storm-in-loop"
     prefilter = _LOOP_LOG_PREFILTER
