@@ -142,3 +142,29 @@ def test_limiter_one_call_below_only_when_every_dependency_call_waits(tmp_path, 
     assert queries.limiter(index, "app.slots.notify") == "a limiter in `post_slotted` (app/slots.py:9)"
     assert queries.limiter(index, "app.slots.notify_and_audit") is None  # the audit post takes no slot
     assert queries.limiter(index, "app.slots.notify_twice_removed") is None  # two calls below: not followed
+
+
+def test_media_service_severity_reasons_name_the_callee_in_its_module(tmp_path):
+    """The project fixture, checked whole: each low finding says which callee, in which module, bounds it."""
+    import json
+    import shutil
+    import subprocess
+    import sys
+
+    from conftest import FIXTURES
+
+    shutil.copytree(FIXTURES / "projects" / "media_service", tmp_path / "media_service")
+    proc = subprocess.run([sys.executable, "-m", "boundlint", "check", "--isolated", "--no-cache", "--format", "json",
+                           "--min-severity", "low", "media_service/jobs.py"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    pool = ("low", "each item's work runs on a thread pool of fixed size "
+                   "(`asyncio.to_thread() in ThreadedBlobs.read (media_service/blobs.py:19)`)")
+    assert [(f["line"], f["code"], f["severity"], f["severity_reason"]) for f in json.loads(proc.stdout)] == [
+        (20, "BND301", "low", "the per-item work calls no external dependency"),
+        (30, "BND301", "medium", "per item: `http.get()` in `fetch_image_or_fail` (media_service/blobs.py:45)"),
+        (36, "BND101", *pool),
+        (40, "BND101", *pool),
+        (44, "BND101", "medium", "per item: `self._http.post()` in `ThreadedBlobs.read_and_touch` (media_service/blobs.py:23)"),
+        (61, "BND101", "medium", "per item: `client.post()` in `notify_and_audit` (media_service/slots.py:22)"),
+    ]
