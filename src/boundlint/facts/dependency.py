@@ -7,6 +7,12 @@ object-storage or subprocess call, directly or through the project's own
 functions (this module's, or another module's through the project index);
 ``(NO, "")`` when every call is shown to be local work (parsing,
 arithmetic, in-process bookkeeping); ``(UNKNOWN, "")`` otherwise.
+Work handed to a thread pool (``asyncio.to_thread(f)``,
+``run_in_executor(None, partial(f, x))``) is judged by what it runs.
+
+``pooled(nodes, ctx, chain)`` answers whether each item's work runs on a
+thread pool of fixed size, in the fan-out or in the project coroutines it
+awaits.
 """
 from __future__ import annotations
 
@@ -29,10 +35,30 @@ def _broad(handler: cst.ExceptHandler) -> bool:
     return any((dotted(t) or "") in ("Exception", "BaseException") for t in types)
 
 
+def _absorbs(node: cst.Try) -> bool:
+    """A ``try`` that catches every exception and whose handlers never raise: a failure in its body stops there."""
+    return any(_broad(h) for h in node.handlers) and not any(
+        isinstance(n, cst.Raise) for h in node.handlers for n, _ in _walk(h.body))
+
+
+def _walk(node: cst.CSTNode):
+    """``(node, awaited)`` for every node under *node*, nested defs and lambdas skipped."""
+    awaited: set[int] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Await):
+            awaited.add(id(n.expression))
+        yield n, id(n) in awaited
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and n is not node:
+            continue
+        stack.extend(reversed(n.children))
+
+
 def _calls(node: cst.CSTNode, failures: bool = False) -> list[tuple[cst.Call, bool]]:
     """The calls under *node* with whether each is awaited, in one walk (nested defs skipped); with
     *failures*, only those whose failure can propagate out of *node*: the body of an inner ``try``
-    that catches everything is skipped."""
+    that catches everything and does not raise (``_absorbs``) is skipped."""
     out: list[tuple[cst.Call, bool]] = []
     awaited: set[int] = set()
     stack = [node]
@@ -44,11 +70,31 @@ def _calls(node: cst.CSTNode, failures: bool = False) -> list[tuple[cst.Call, bo
             out.append((n, id(n) in awaited))
         if isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not node:
             continue  # a nested def runs when called, not here
-        if failures and isinstance(n, cst.Try) and any(_broad(h) for h in n.handlers):
+        if failures and isinstance(n, cst.Try) and _absorbs(n):
             stack.extend(reversed([c for c in n.children if c is not n.body]))
             continue
         stack.extend(reversed(n.children))
     return out
+
+
+def _targets(stmt: cst.Assign | cst.AnnAssign) -> list[str]:
+    targets = [t.target for t in stmt.targets] if isinstance(stmt, cst.Assign) else [stmt.target]
+    return [t.value for t in targets if isinstance(t, cst.Name)]
+
+
+_HANDOFFS = frozenset({"asyncio.to_thread", "anyio.to_thread.run_sync", "trio.to_thread.run_sync"})
+# calls that start, or wait on, other awaitables: work that is not the coroutine's own awaits
+_STARTS = frozenset({"gather", "wait", "as_completed", "wait_for", "shield", "create_task", "ensure_future",
+                     "start_soon", "run_coroutine_threadsafe", "submit", "map"})
+
+
+def _handoff(call: cst.Call, ctx) -> str:
+    """``"asyncio.to_thread"`` or ``"run_in_executor"`` when *call* hands a callable to a thread pool
+    of fixed size (the default executor, anyio's and trio's capacity limiters); else ``""``."""
+    qual = ctx.qualname(call.func) or ""
+    if qual in _HANDOFFS:
+        return qual
+    return "run_in_executor" if isinstance(call.func, cst.Attribute) and call.func.attr.value == "run_in_executor" else ""
 
 
 class _Reader:
@@ -59,6 +105,7 @@ class _Reader:
         self.chain = chain
         self.owner = next((n.name.value for n in reversed(chain) if isinstance(n, cst.ClassDef)), None)
         self.memo: dict[int, tuple[str, str]] = {}  # id(def) -> verdict; UNKNOWN while being read (recursion)
+        self.scopes: list[cst.FunctionDef] = []  # the defs being read, innermost last
 
     def local_def(self, name: str) -> cst.FunctionDef | None:
         for func in reversed([n for n in self.chain if isinstance(n, cst.FunctionDef)]):
@@ -81,7 +128,7 @@ class _Reader:
         ref = project.ref(qualname, local)
         if ref is None:
             return None
-        answer = project.ask("dependency", ref)
+        answer = project.ask("failing_dependency" if self.failures else "dependency", ref)
         if answer:
             return answer
         return "" if answer == "" else None
@@ -147,13 +194,97 @@ class _Reader:
                 return YES, f"`{text or func.attr.value}()`"
         return UNKNOWN, ""
 
+    def pool_work(self, call: cst.Call) -> cst.BaseExpression | None:
+        """What a thread-pool handoff runs (``to_thread(fetch, u)``, ``run_in_executor(None, job)`` where
+        ``job = partial(self.put, k)``), when it is in sight: a def, a method, a lambda; else None."""
+        position = 1 if isinstance(call.func, cst.Attribute) and call.func.attr.value == "run_in_executor" else 0
+        args = [a.value for a in call.args if a.keyword is None and not a.star]
+        target = args[position] if len(args) > position else None
+        for _ in range(4):
+            if isinstance(target, cst.Call) and (dotted(target.func) or "").rsplit(".", 1)[-1] == "partial" and target.args:
+                target = target.args[0].value
+            elif isinstance(target, cst.Name) and self.local_def(target.value) is None:
+                target = self.bound(target.value)
+            else:
+                break
+        if isinstance(target, cst.Lambda):
+            return target
+        if isinstance(target, cst.Name) and self.local_def(target.value) is not None:
+            return target
+        if isinstance(target, cst.Attribute) and dotted(target.value) in ("self", "cls") and self.method(target.attr.value):
+            return target
+        return None
+
+    def bound(self, name: str) -> cst.BaseExpression | None:
+        """The value of the one assignment to *name* in the innermost enclosing function, else None."""
+        func = self.scopes[-1] if self.scopes else next((n for n in reversed(self.chain) if isinstance(n, cst.FunctionDef)), None)
+        values = [stmt.value for stmt, _ in _walk(func.body) if isinstance(stmt, (cst.Assign, cst.AnnAssign))
+                  and stmt.value is not None and name in _targets(stmt)] if func is not None else []
+        return values[0] if len(values) == 1 else None
+
+    def runs(self, target: cst.BaseExpression, depth: int) -> tuple[str, str]:
+        """The verdict for the work a thread pool runs: a lambda's calls, or the def *target* names."""
+        if not isinstance(target, cst.Lambda):
+            return self.call(cst.Call(func=target), depth)
+        answer = NO
+        for call, _ in _calls(target.body, self.failures):
+            verdict, why = self.call(call, depth + 1)
+            if verdict == YES:
+                return YES, why
+            answer = UNKNOWN if verdict == UNKNOWN else answer
+        return answer, ""
+
+    def pooled(self, func: cst.BaseExpression, depth: int) -> str:
+        """``"`asyncio.to_thread()` in `f()`"`` when *func* names a project coroutine whose awaited work is
+        all handed to a thread pool (itself or through a coroutine it awaits, *depth* counting the
+        calls down) or local; a call that reaches a dependency besides, an awaited call of unknown
+        effect, ``async with`` / ``async for`` or a call that starts other awaitables make it ``""``."""
+        if depth > 1:
+            return ""
+        target = self.local_def(func.value) if isinstance(func, cst.Name) else (
+            self.method(func.attr.value) if isinstance(func, cst.Attribute) and dotted(func.value) in ("self", "cls") else None)
+        if target is None:
+            ref = self.ctx.project.ref(self.ctx.qualname(func), None if self.ctx.qualname(func) else dotted(func)) \
+                if self.ctx.project and isinstance(func, (cst.Name, cst.Attribute)) else None
+            return (self.ctx.project.ask("pooled", ref, depth) or "") if ref else ""
+        if target.asynchronous is None:
+            return ""
+        found, skip = "", set()
+        for node, awaited in _walk(target.body):
+            if isinstance(node, (cst.With, cst.For, cst.CompFor)) and node.asynchronous is not None:
+                return ""
+            if isinstance(node, cst.Await) and not isinstance(node.expression, cst.Call):
+                return ""
+            if not isinstance(node, cst.Call) or id(node) in skip:
+                continue
+            if _handoff(node, self.ctx):
+                found = found or f"`{dotted(node.func) or 'run_in_executor'}()` in `{target.name.value}()`"
+                skip.update(id(n) for n, _ in _walk(node) if n is not node)  # its arguments run on the pool
+                continue
+            last = (self.ctx.qualname(node.func) or dotted(node.func) or "").rsplit(".", 1)[-1]
+            if last == "partial":
+                skip.update(id(n) for n, _ in _walk(node) if n is not node)  # builds a callable, runs nothing
+                continue
+            if last in _STARTS:
+                return ""
+            inner = self.pooled(node.func, depth + 1) if awaited and isinstance(node.func, (cst.Name, cst.Attribute)) else ""
+            if inner:
+                found = found or inner
+                continue
+            verdict, _ = self.call(node, depth + 1, awaited)
+            if verdict == YES or (verdict == UNKNOWN and awaited):
+                return ""
+        return found
+
     def body(self, func: cst.FunctionDef, depth: int) -> tuple[str, str]:
         if id(func) in self.memo:
             return self.memo[id(func)]
         if depth > _DEPTH:
             return UNKNOWN, ""
         self.memo[id(func)] = (UNKNOWN, "")
+        self.scopes.append(func)
         verdict, why = self.nodes([func.body], depth)
+        self.scopes.pop()
         self.memo[id(func)] = verdict, (f"{why} in `{func.name.value}()`" if verdict == YES and " in `" not in why else why)
         return self.memo[id(func)]
 
@@ -162,10 +293,11 @@ class _Reader:
         for node in nodes:
             if isinstance(node, (cst.Name, cst.Attribute)):  # a callable handed over to run per item
                 node = cst.Call(func=node)
-            for call, awaited in _calls(node, self.failures and depth == 0):
+            for call, awaited in _calls(node, self.failures):
                 is_awaited = awaited or (self.spawned and depth == 0)
-                verdict, why = self.call(call, depth, is_awaited)
-                if verdict == UNKNOWN and is_awaited:
+                runs = self.pool_work(call) if _handoff(call, self.ctx) else None
+                verdict, why = self.runs(runs, depth) if runs is not None else self.call(call, depth, is_awaited)
+                if verdict == UNKNOWN and is_awaited and runs is None:
                     # a coroutine out of sight, awaited here or spawned per item, waits on I/O
                     verdict, why = YES, f"awaits `{dotted(call.func) or 'a call'}()`"
                 if verdict == YES:
@@ -192,15 +324,24 @@ def caught(handler: cst.ExceptHandler | None, ctx) -> str:
     return ""
 
 
-def pooled(nodes: Iterable[cst.CSTNode], ctx) -> str:
+def pooled(nodes: Iterable[cst.CSTNode], ctx, chain: list[cst.CSTNode] | None = None) -> str:
     """``"asyncio.to_thread"`` when each item's work is handed to a thread pool of fixed size
-    (``asyncio.to_thread(f, x)``, ``loop.run_in_executor(pool, f, x)``): the pool bounds how many run."""
+    (``asyncio.to_thread(f, x)``, ``loop.run_in_executor(pool, f, x)``): the pool bounds how many run.
+    Also when each item's coroutine is the project's own (this module's, or another's through the
+    index) and awaits only such handoffs and local work, itself or one call further down:
+    ``"`asyncio.to_thread()` in `fetch()`"``.  *chain* holds the nodes enclosing the work."""
+    reader = _Reader(list(chain or ()), ctx)
     for node in nodes:
         elt = node.elt if isinstance(node, (cst.GeneratorExp, cst.ListComp, cst.SetComp)) else node
         if isinstance(elt, cst.Call):
-            qual = ctx.qualname(elt.func) or ""
-            if qual == "asyncio.to_thread" or (isinstance(elt.func, cst.Attribute) and elt.func.attr.value == "run_in_executor"):
-                return qual or "run_in_executor"
+            pool = _handoff(elt, ctx)
+            if pool:
+                return pool
+            elt = elt.func
+        if isinstance(elt, (cst.Name, cst.Attribute)):
+            pool = reader.pooled(elt, 0)
+            if pool:
+                return pool.replace("`", "")
     return ""
 
 

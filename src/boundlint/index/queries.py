@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 from boundlint import tables
+from boundlint.facts import calls
 from boundlint.index.project import ProjectIndex
 from boundlint.index.shapes import test_module
 
@@ -29,7 +30,22 @@ def limiter(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
         hit = limiter(index, inner, depth + 1)
         if hit:
             return hit
-    return None
+    return _limiter_below(index, facts) if depth == 0 else None
+
+
+def _limiter_below(index: ProjectIndex, facts: dict) -> str | None:
+    """The limiter a function waits for one call further down: it awaits a project function that
+    enters one, and no other call it makes reaches a dependency (every dependency call waits)."""
+    if facts["dep"]:
+        return None
+    found = None
+    for call in facts["calls"]:
+        hit = limiter(index, call["ref"], 1) if call.get("awaited") else None
+        if hit:
+            found = found or hit
+        elif dependency(index, call["ref"]):
+            return None
+    return found
 
 
 def len_checked(index: ProjectIndex, ref: str) -> dict | None:
@@ -427,27 +443,88 @@ def dependency(index: ProjectIndex, ref: str, depth: int = 0, seen: frozenset = 
     body and every callee are shown to be local work; None when unknown (a
     callee outside the project, a call of unknown effect, too deep).
     """
-    found = index.function(ref)
+    return _dependency(index, ref, depth, seen, False)
+
+
+def failing_dependency(index: ProjectIndex, ref: str) -> str | None:
+    """Whether a dependency's failure reaches the caller of the project function *ref*: as
+    ``dependency``, but a call inside a ``try`` that catches every exception and does not raise
+    (in *ref* or in a function it calls) does not count, its failure stops there."""
+    return _dependency(index, ref, 0, frozenset(), True)
+
+
+def _dependency(index: ProjectIndex, ref: str, depth: int, seen: frozenset, failures: bool) -> str | None:
+    found = _callable(index, ref)
     if found is None:
         kind = index.resolve(ref)
         if kind is not None and kind[0] == "class":
             init = index.function(f"{ref}.__init__")
-            return "" if init is None else dependency(index, f"{ref}.__init__", depth + 1, seen)
+            return "" if init is None else _dependency(index, f"{ref}.__init__", depth + 1, seen, failures)
+        if kind is not None and kind[0] == "instance" and kind[2].count(".") == 1:
+            made = kind[1].summary["instances"][kind[2].split(".")[0]]
+            method = kind[2].rsplit(".", 1)[1]
+            if method in calls.LOCAL_METHODS and calls.classify(made, None, None, verbs=False) != calls.DEPENDENCY:
+                return ""  # `log.exception(...)` on a module's logger: in-process work
         return None
     entry, name, facts = found
-    if facts.get("dep"):
-        what, line = facts["dep"]
+    dep, opaque = (facts.get("dep_out"), facts.get("opaque_out")) if failures else (facts.get("dep"), facts.get("opaque"))
+    if dep:
+        what, line = dep
         return f"{what} in `{name}` ({index.where(entry, line)})"
     if depth >= _DEPTH or ref in seen:
         return None
-    answer: str | None = None if facts.get("opaque") else ""
+    answer: str | None = None if opaque else ""
     for call in facts["calls"]:
-        inner = dependency(index, call["ref"], depth + 1, seen | {ref})
+        if failures and call.get("absorbed"):
+            continue
+        inner = _dependency(index, call["ref"], depth + 1, seen | {ref}, failures)
         if inner:
             return inner
         if inner is None:
             answer = None
     return answer
+
+
+def _callable(index: ProjectIndex, ref: str) -> tuple | None:
+    """``function``'s answer for *ref*, also for a method of a module-level instance
+    (``CLIENT.get`` where ``CLIENT = AsyncClient()``): the class's method."""
+    found = index.function(ref)
+    if found is not None:
+        return found
+    kind = index.resolve(ref)
+    if kind is None or kind[0] != "instance" or kind[2].count(".") != 1:
+        return None
+    head, method = kind[2].split(".")
+    made = kind[1].summary["instances"].get(head)
+    cls = index.resolve(made)
+    if cls is None or cls[0] != "class":
+        return None
+    return index.function(f"{index.canonical(cls[1])}.{cls[2]}.{method}")
+
+
+def pooled(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
+    """``"`asyncio.to_thread()` in `f` (path:line)"`` when the project coroutine *ref* awaits only work
+    handed to a thread pool of fixed size, itself or through project coroutines it awaits (two calls
+    down at most), and local work; a call that reaches a dependency outside the pool, or an awaited
+    call of unknown effect, makes it None."""
+    found = _callable(index, ref)
+    if found is None or depth > 1:
+        return None
+    entry, name, facts = found
+    if not facts.get("async") or facts.get("pool_other"):
+        return None
+    hit = f"{facts['pool'][0]} in `{name}` ({index.where(entry, facts['pool'][1])})" if facts.get("pool") else None
+    for call in facts["calls"]:
+        if call["loop"] and call["loop"].get("via"):
+            continue  # a function handed to a pool per item: the pool runs it
+        inner = pooled(index, call["ref"], depth + 1) if call.get("awaited") else None
+        if inner:
+            hit = hit or inner
+        elif call.get("awaited") and _dependency(index, call["ref"], 0, frozenset(), False) != "":
+            return None  # awaited work of its own, or of unknown effect
+        elif not call.get("awaited") and _dependency(index, call["ref"], 0, frozenset(), False):
+            return None
+    return hit
 
 
 def instance_of(index: ProjectIndex, ref: str) -> str | None:
@@ -463,7 +540,7 @@ QUERIES: dict[str, Callable] = {
     "limiter": limiter, "len_checked": len_checked, "client_factory": client_factory, "pauses": pauses,
     "batches": batches, "configured": configured, "class_uses": class_uses, "spawn_sources": spawn_sources,
     "per_item_callers": per_item_callers, "sized_by_callers": sized_by_callers, "dependency": dependency,
-    "spawned_dependency": spawned_dependency,
+    "spawned_dependency": spawned_dependency, "failing_dependency": failing_dependency, "pooled": pooled,
     "size_checked": size_checked, "input_len_checks": input_len_checks,
     "is_enum": is_enum, "taken_as_input": taken_as_input, "returns": returns, "constructed": constructed,
     "passed": passed,

@@ -20,7 +20,7 @@ from boundlint.index.returns import returned
 from boundlint.index.shapes import (
     built_here, present as _present, test_module,
     _failover, _is_const, _is_const_batch, _paced, _shares_pool, _short_sleep, _short_text, dotted,
-    record_dependency,
+    absorbed_calls, pool_facts, record_dependency, record_pool,
 )
 from boundlint.tables.defaults import LIMITER_WORDS
 
@@ -116,7 +116,9 @@ class FunctionReader:
                           "limiter": None, "with_calls": [], "client": None, "client_call": None, "clients": [],
                           "len_checked": [], "pauses": False, "pause_calls": [], "raises": False, "batches": None,
                           "calls": [], "dep": None, "opaque": False, "route": None, "inputs": [], "outputs": [],
-                          "cached": False, "built": [], "filled": [], "size_checked": []}
+                          "cached": False, "built": [], "filled": [], "size_checked": [],
+                          "dep_out": None, "opaque_out": False, **pool_facts(func)}
+        self._absorbed = absorbed_calls(func)  # ids of calls whose failure a catch-all `try` here stops
         self.sizes: dict[str, str] = {}  # size = len(json.dumps(params)): local name -> the parameter it measures
 
     def _defaults(self) -> dict[str, ast.AST]:
@@ -438,7 +440,8 @@ class FunctionReader:
             self.out["clients"].append([made, call.lineno, call.col_offset + 1])
         if _is_const_batch(call, self):
             self.out["batches"] = self.out["batches"] or "fixed-size batches"
-        record_dependency(self.out, call, made, name, id(call) in self.awaited)
+        record_dependency(self.out, call, made, name, id(call) in self.awaited, id(call) in self._absorbed)
+        record_pool(self.out, call, made, name, id(call) in self.awaited)
         self._worker_pass(call, short, made, loop)
         if short in _GATHERS:
             for arg in call.args:
@@ -450,7 +453,9 @@ class FunctionReader:
         record = {"ref": made, "line": call.lineno, "col": call.col_offset + 1,
                   "args": [self.prov(a) for a in call.args],
                   "kwargs": {kw.arg: self.prov(kw.value) for kw in call.keywords if kw.arg},
-                  "loop": None if loop is None else {k: loop[k] for k in _LOOP_KEYS if k in loop}}
+                  "loop": None if loop is None else {k: loop[k] for k in _LOOP_KEYS if k in loop},
+                  **({"awaited": True} if id(call) in self.awaited else {}),
+                  **({"absorbed": True} if id(call) in self._absorbed else {})}
         self.out["calls"].append(record)
 
     def _worker_pass(self, call: ast.Call, short: str, made: str | None, loop: dict | None) -> None:

@@ -32,11 +32,16 @@ def _is_const(expr: ast.AST | None) -> bool:
     return False
 
 
-def record_dependency(out: dict, call: ast.Call, made: str | None, name: str, awaited: bool = False) -> None:
+def record_dependency(out: dict, call: ast.Call, made: str | None, name: str, awaited: bool = False,
+                      absorbed: bool = False) -> None:
     """Record in a function's facts *out* the first dependency call (``dep``: ``[text, line]``) and
     whether any call is of unknown effect (``opaque``); *made* is the callee's ref, *name* its text,
-    *awaited* whether the call is awaited (an awaited call out of sight waits on I/O)."""
-    if out["dep"] is not None:
+    *awaited* whether the call is awaited (an awaited call out of sight waits on I/O).  ``dep_out`` and
+    ``opaque_out`` say the same of the calls whose failure reaches the caller: not *absorbed* by a
+    ``try`` that catches everything and does not raise (``absorbs``)."""
+    views = (("dep", "opaque"),) if absorbed else (("dep", "opaque"), ("dep_out", "opaque_out"))
+    views = tuple(v for v in views if out.get(v[0]) is None)
+    if not views:
         return  # the first dependency call decides; ``opaque`` no longer matters (queries.dependency)
     func = call.func
     receiver = dotted(func.value) if isinstance(func, ast.Attribute) else None
@@ -46,11 +51,84 @@ def record_dependency(out: dict, call: ast.Call, made: str | None, name: str, aw
         kind = calls.DEPENDENCY  # out of sight, named for what it does (`fetch_user()`)
     if kind == calls.UNKNOWN and made is None and awaited:
         kind = calls.DEPENDENCY  # awaited and out of sight: a coroutine that waits on I/O
-    if kind == calls.DEPENDENCY:
-        if out["dep"] is None:
-            out["dep"] = [f"`{name or method}()`", call.lineno]
-    elif kind == calls.UNKNOWN and made is None and not (isinstance(func, ast.Name) and calls.builtin_name(func.id)):
-        out["opaque"] = True
+    for dep, opaque in views:
+        if kind == calls.DEPENDENCY:
+            out[dep] = [f"`{name or method}()`", call.lineno]
+        elif kind == calls.UNKNOWN and made is None and not (isinstance(func, ast.Name) and calls.builtin_name(func.id)):
+            out[opaque] = True
+
+
+def _broad(handler: ast.ExceptHandler) -> bool:
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return handler.type is None or any(dotted(k) in ("Exception", "BaseException") for k in kinds if k is not None)
+
+
+def _inside(nodes: list, skip_try: bool = False):
+    """Every node under *nodes*, not entering nested functions, classes or lambdas (nor, with
+    *skip_try*, the body of a ``try`` that ``absorbs``)."""
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        yield node
+        if skip_try and isinstance(node, ast.Try) and absorbs(node):
+            stack.extend(node.handlers + node.orelse + node.finalbody)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def absorbs(stmt: ast.Try) -> bool:
+    """A ``try`` that catches every exception (a bare ``except``, ``except Exception`` / ``BaseException``)
+    and whose handlers never raise: a failure in its body stops there, the caller never sees it."""
+    return (any(_broad(h) for h in stmt.handlers)
+            and not any(isinstance(n, ast.Raise) for h in stmt.handlers for n in _inside(h.body)))
+
+
+def absorbed_calls(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
+    """Ids of the calls of *func* whose failure an enclosing ``try`` of *func* ``absorbs``."""
+    everything = {id(n) for n in _inside(func.body) if isinstance(n, ast.Call)}
+    return everything - {id(n) for n in _inside(func.body, skip_try=True) if isinstance(n, ast.Call)}
+
+
+HANDOFFS = frozenset({"asyncio.to_thread", "anyio.to_thread.run_sync", "trio.to_thread.run_sync"})
+# calls that start, or wait on, other awaitables: work that is not the coroutine's own awaits
+_STARTS = frozenset({"gather", "wait", "as_completed", "wait_for", "shield", "create_task", "ensure_future",
+                     "start_soon", "run_coroutine_threadsafe", "submit", "map"})
+
+
+def pool_facts(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict:
+    """``async``, ``pool`` (filled by ``record_pool``) and ``pool_other``: a coroutine awaits something
+    no call record shows (``await task``, ``async with`` / ``async for``), so its awaited work is not
+    all handed to a thread pool."""
+    is_async = isinstance(func, ast.AsyncFunctionDef)
+    other = is_async and any(
+        isinstance(n, (ast.AsyncWith, ast.AsyncFor)) or (isinstance(n, ast.Await) and not isinstance(n.value, ast.Call))
+        or (isinstance(n, ast.comprehension) and n.is_async) for n in _inside(func.body))
+    return {"async": is_async, "pool": None, "pool_other": other}
+
+
+def record_pool(out: dict, call: ast.Call, made: str | None, name: str, awaited: bool) -> None:
+    """Record in a coroutine's facts *out* the first call that hands work to a thread pool of fixed
+    size (``pool``: ``[text, line]``; ``asyncio.to_thread(f)``, ``loop.run_in_executor(None, f)``), or
+    ``pool_other`` for an awaited call of another kind that is not the project's (whose calls the
+    ``pooled`` query reads) nor local, and for a call that starts or waits on other awaitables."""
+    if not out["async"]:
+        return
+    short = name.rsplit(".", 1)[-1]
+    if made in HANDOFFS or (isinstance(call.func, ast.Attribute) and call.func.attr == "run_in_executor"):
+        out["pool"] = out["pool"] or [f"`{name or short}()`", call.lineno]
+        return
+    if short in _STARTS:
+        out["pool_other"] = True
+        return
+    func = call.func
+    receiver = dotted(func.value) if isinstance(func, ast.Attribute) else None
+    kind = calls.classify(made, receiver, func.attr if isinstance(func, ast.Attribute) else None, verbs=False)
+    project = made is not None and made.split(".", 1)[0] not in calls.STDLIB
+    if kind == calls.DEPENDENCY or (awaited and not project and kind != calls.LOCAL):
+        out["pool_other"] = True
+
 
 def _paced(body: list[ast.stmt]) -> bool:
     """A sleep of at least 0.1 s among a loop body's own statements or in a ``try``'s ``finally`` there."""

@@ -11,7 +11,12 @@ cached by content):
   ``len_checked`` (parameter keys it rejects when oversized), ``pauses``,
   ``raises`` (every path raises), ``batches`` (returns fixed-size slices of its
   first parameter), ``calls`` (calls of named functions, with the loop around
-  each and where its arguments come from), ``route`` and ``inputs`` for endpoints,
+  each and where its arguments come from, ``awaited`` / ``absorbed`` when it is
+  awaited / inside a ``try`` that catches everything and does not raise),
+  ``dep`` / ``opaque`` (its first dependency call, a call of unknown effect) and
+  ``dep_out`` / ``opaque_out`` (the same outside such a ``try``), ``async``,
+  ``pool`` (its first thread-pool handoff) and ``pool_other`` (it awaits other
+  work), ``route`` and ``inputs`` for endpoints,
   ``outputs`` (types it sends back), ``binds`` (local name -> per-item provenance);
 - ``classes``: name -> ``{line, bases, fields}`` (``fields``: refs in its annotated attributes' types);
   ``instances``: module name -> class ref;

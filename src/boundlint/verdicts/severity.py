@@ -88,7 +88,7 @@ def of_report(report, chain: list, ctx, path: str) -> Severity:
         found, why = dependency.YES, report.reached
     else:
         if code.startswith("BND1"):
-            pool = dependency.pooled(report.work, ctx)
+            pool = dependency.pooled(report.work, ctx, chain)
             if pool:
                 return Severity(LOW, f"each item's work runs on a thread pool of fixed size (`{pool}`)")
         found, why = (dependency.reaches(report.work, chain, ctx, failures=code.startswith("BND3"),

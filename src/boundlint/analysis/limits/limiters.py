@@ -33,7 +33,7 @@ def is_limiter(expr: cst.BaseExpression, ctx: Context, params: dict[str, cst.Par
             return not size_from_input(size, ctx)
         if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("acquire", "limit", "throttle"):
             return is_limiter(expr.func.value, ctx, params, depth + 1)
-        return project_limiter(expr.func, ctx) is not None
+        return _kept_limiter(expr.func, ctx) or project_limiter(expr.func, ctx) is not None
     if isinstance(expr, (cst.Name, cst.Attribute)):
         shared = _project_instance_limiter(expr, ctx)
         if shared is not None:
@@ -56,6 +56,39 @@ def is_limiter(expr: cst.BaseExpression, ctx: Context, params: dict[str, cst.Par
                 return any(is_limiter(v, ctx, params, depth + 1) for v in values)
         return bool(LIMITER_WORDS.search(expr.attr.value))
     return False
+
+
+def _kept_limiter(func: cst.BaseExpression, ctx: Context) -> bool:
+    """``self._slots()``: a method of the enclosing class that hands out a limiter the instance keeps:
+    it stores the one it builds (of a size not from the input) on ``self`` (``self._sems[loop] = sem``),
+    or is annotated to return a limiter and returns an attribute of ``self``; so every caller shares
+    it.  One that builds a new limiter on every call and keeps nothing bounds nothing."""
+    if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls")):
+        return False
+    method = ctx.method(func.attr.value)
+    if not isinstance(method, cst.FunctionDef):
+        return False
+    nodes = list(iter_nodes(method.body))
+    built = [n for n in nodes if _limiter_constructor(n, ctx)]
+    if any(size_from_input(n.args[0].value if n.args else None, ctx) for n in built):
+        return False
+    names = {t.value for n in nodes if isinstance(n, (cst.Assign, cst.AnnAssign)) and _limiter_constructor(n.value, ctx)
+             for t in ([x.target for x in n.targets] if isinstance(n, cst.Assign) else [n.target]) if isinstance(t, cst.Name)}
+    kept = any(isinstance(n, cst.Assign) and any(_on_instance(t.target) for t in n.targets)
+               and (_limiter_constructor(n.value, ctx) or (isinstance(n.value, cst.Name) and n.value.value in names))
+               for n in nodes)
+    returns = method.returns.annotation if method.returns is not None else None
+    kind = (ctx.qualname(returns) or dotted(returns) or "") if isinstance(returns, (cst.Name, cst.Attribute)) else ""
+    annotated = kind in tables.table("limiters", ctx.settings) or (
+        kind.rsplit(".", 1)[-1] in tables.table("limiter-class-names", ctx.settings))
+    handed = any(isinstance(n, cst.Return) and isinstance(n.value, cst.Attribute) and _on_instance(n.value) for n in nodes)
+    return kept or (annotated and handed)
+
+
+def _on_instance(target: cst.BaseExpression) -> bool:
+    while isinstance(target, (cst.Attribute, cst.Subscript)):
+        target = target.value
+    return isinstance(target, cst.Name) and target.value in ("self", "cls")
 
 
 def project_limiter(func: cst.BaseExpression, ctx: Context) -> Limit | None:
@@ -135,7 +168,32 @@ def callee_limit(func: cst.BaseExpression, ctx: Context, depth: int = 0) -> str 
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "acquire":
             if is_limiter(node.func.value, ctx, params) and not _per_call_limiter(node.func.value, target, ctx):
                 return Limit(LIMITER, f"a limiter in `{target.name.value}`")
-    return None
+    return _limit_below(target, ctx) if depth == 0 else None
+
+
+def _limit_below(target: cst.FunctionDef, ctx: Context) -> Limit | None:
+    """A limiter one call further down: the spawned *target* awaits a project function (this module's,
+    a method of ``self``, or another module's) that enters a shared limiter, and nothing else it
+    calls reaches a dependency, so every dependency call waits for a slot."""
+    from boundlint.facts import dependency  # facts read the analysis, not the other way round at import
+
+    found, limited, rest = None, set(), []
+    for node in iter_nodes(target.body):
+        if isinstance(node, cst.Await) and isinstance(node.expression, cst.Call):
+            func = node.expression.func
+            limit = callee_limit(func, ctx, 1) if isinstance(func, (cst.Name, cst.Attribute)) else None
+            if limit:
+                found = found or limit
+                limited.update(id(n) for n in iter_nodes(node.expression))
+        elif isinstance(node, cst.Call):
+            rest.append(node)
+    if found is None:
+        return None
+    chain = [*ctx.ancestors, target]
+    for call in rest:
+        if id(call) not in limited and dependency.reaches([call], chain, ctx)[0] == dependency.YES:
+            return None  # a dependency call that does not wait for the limiter
+    return Limit(LIMITER, f"{found} called by `{target.name.value}`", getattr(found, "where", ""))
 
 
 def _limiter_constructor(expr: cst.BaseExpression, ctx: Context) -> bool:

@@ -56,6 +56,11 @@ class LogStormInWorker(Rule):
       malformed or refused message is its own fault, not a failing
       dependency's.  `except Exception` counts.
 
+    Found, at `low` severity: a worker's `try` whose dependency calls all
+    fail inside a `try` that catches everything and does not raise again,
+    there or in a project function it calls (also one it hands to a thread
+    pool, `run_in_executor(None, partial(self.put, k))`), as in BND301.
+
     A log call in a loop inside the worker is BND301's finding, not this one.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
     code, name = "BND302", "log-storm-in-worker"

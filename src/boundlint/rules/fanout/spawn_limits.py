@@ -34,7 +34,11 @@ _LIMITS_DOC = """
       `BoundedSemaphore`, anyio/trio `CapacityLimiter` or
       `aiolimiter.AsyncLimiter` (or acquires one), also when it is passed in,
       or one of your own limiter helpers named in the `limiter-helpers`
-      option; the limiter's own size must not come from `len()` of the input
+      option, itself or in a function it awaits one call further down (this
+      module's, a method of `self`, or another module's: `await send(p)`
+      where `send` holds `async with _slots:`) when nothing else it calls
+      reaches a dependency outside that limiter;
+      the limiter's own size must not come from `len()` of the input
       (nor from a parameter that a caller, in any module, passes `len(...)`
       for: the finding's evidence names that caller), and every task must
       share it (a `Semaphore(N)` the spawned function
@@ -65,6 +69,14 @@ _LIMITS_DOC = """
       is bounded by that pool, like `pool.submit` (BND104 judges the pool's
       size); only the loop's default executor (`None`) or an unknown one
       counts as a task per item.
+
+    Found, at `low` severity (shown with `--min-severity low`): each item's
+    work handed to a thread pool of fixed size (`asyncio.to_thread(...)`,
+    `loop.run_in_executor(...)`, anyio / trio `to_thread.run_sync`), in the
+    fan-out itself or in the project coroutine each item runs, one or two
+    calls down and in any module (an awaitable facade whose methods
+    `await asyncio.to_thread(...)`), when that coroutine awaits nothing
+    else but local work: the pool's threads cap how many run at once.
 
     Names follow Python's scope rules: a nested function's parameter or loop
     variable is its own (the enclosing function's binding of the same name
