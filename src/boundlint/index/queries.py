@@ -370,7 +370,7 @@ def once_callers(index: ProjectIndex, ref: str) -> list[str] | None:
     depth.  Answer: one step per call site, sorted, e.g.
     ``["`shutdown()` (app/main.py:40)"]`` or ``["`stop()` (a.py:9), only called from `lifespan()` (b.py:3)"]``.
     """
-    return _once(index, ref, 0, frozenset())
+    return _once(index, ref, 0, frozenset()) or None
 
 
 def _once(index: ProjectIndex, ref: str, depth: int, seen: frozenset) -> list[str] | None:
@@ -385,10 +385,11 @@ def _once(index: ProjectIndex, ref: str, depth: int, seen: frozenset) -> list[st
     if key in marks["passed"] or any(k in marks["passed"] for k in through):
         return None
     seen = seen | {key}  # a call from a function already on the way up runs only when that one runs
-    sites = [(e, caller, call) for e, caller, call in _call_sites(index, entry, name)
-             if not test_module(index.canonical(e)) and f"{index.canonical(e)}.{caller}" not in seen]
+    sites = [site for site in _call_sites(index, entry, name) if not test_module(index.canonical(site[0]))]
     if not sites or len(sites) > _ONCE_SITES:
         return None
+    # [] below: called only from functions already on the way up, so it runs when they run
+    sites = [(e, caller, call) for e, caller, call in sites if f"{index.canonical(e)}.{caller}" not in seen]
     steps = []
     for caller_entry, caller, call in sites:
         loop = call["loop"]
@@ -405,7 +406,8 @@ def _once(index: ProjectIndex, ref: str, depth: int, seen: frozenset) -> list[st
         inner = _once(index, caller_key, depth + 1, seen)
         if inner is None:
             return None
-        steps.append(f"{where}, only called from {', '.join(inner)}")
+        if inner:
+            steps.append(f"{where}, only called from {', '.join(inner)}")
     return sorted(set(steps))
 
 
