@@ -78,12 +78,23 @@ def links(tree: ast.Module, ref: Callable[[ast.AST], str | None], module: str) -
     return sorted(hooks), sorted(passed - hooks)
 
 
+_LEAVES = (ast.Name, ast.Constant, ast.expr_context, ast.alias, ast.arg, ast.operator, ast.cmpop, ast.unaryop,
+           ast.boolop)
+
+
 def _calls(tree: ast.Module):
     """``(enclosing class name or None, call)`` for every call in *tree* (decorators included)."""
     stack: list[tuple[str | None, ast.AST]] = [(None, tree)]
     while stack:
         owner, node = stack.pop()
-        inner = node.name if isinstance(node, ast.ClassDef) else owner
         if isinstance(node, ast.Call):
-            yield owner, node
-        stack.extend((inner, child) for child in ast.iter_child_nodes(node))
+            if node.args or node.keywords:
+                yield owner, node
+        elif isinstance(node, ast.ClassDef):
+            owner = node.name
+        for field in node._fields:  # the children, skipping leaves that hold no call
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                stack.extend((owner, v) for v in value if isinstance(v, ast.AST) and not isinstance(v, _LEAVES))
+            elif isinstance(value, ast.AST) and not isinstance(value, _LEAVES):
+                stack.append((owner, value))
