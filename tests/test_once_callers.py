@@ -40,6 +40,18 @@ app.add_event_handler("shutdown", stop)
 @app.get("/ping")
 async def ping_route():
     await work.ping()
+
+
+@asynccontextmanager
+async def session():
+    await work.open_all()
+    yield
+
+
+@app.get("/items")
+async def items():
+    async with session():
+        pass
 '''
 
 WORK = '''\
@@ -102,6 +114,10 @@ async def d4():
 
 async def d5():
     pass
+
+
+async def open_all():
+    pass
 '''
 
 
@@ -131,6 +147,8 @@ def test_one_caller_of_another_role_or_none_at_all_is_not_once(tmp_path, monkeyp
     assert queries.once_callers(index, "app.work.ping") is None  # also a GET handler's
     assert queries.once_callers(index, "app.work.lonely") is None  # no known caller: unknown
     assert queries.once_callers(index, "app.work.serve") is None  # main() is an entry point
+    # a context manager is once by its decorator, but a GET handler enters it per request
+    assert queries.once_callers(index, "app.work.open_all") is None
     assert queries.once_callers(index, "app.work.missing") is None
 
 

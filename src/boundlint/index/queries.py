@@ -363,7 +363,9 @@ def once_callers(index: ProjectIndex, ref: str) -> list[str] | None:
     A once-context is a function whose role is ``once`` (``index.hooks``: a
     start-up, shutdown or lifespan hook by the ``once-functions`` and
     ``once-decorators`` tables, entry points excepted) or one a module
-    registers as such a hook.  Callers in test modules do not count.  None
+    registers as such a hook, and whose own callers, if any, are once-contexts
+    too (an ``@asynccontextmanager`` entered per request is none).  Callers
+    in test modules do not count.  None
     when *ref* has no known caller (unknown), when it is handed over as a
     value (a scheduler may run it any number of times), when a caller is of
     another role or calls it on the passes of a ``while`` loop, or past the
@@ -373,7 +375,9 @@ def once_callers(index: ProjectIndex, ref: str) -> list[str] | None:
     return _once(index, ref, 0, frozenset()) or None
 
 
-def _once(index: ProjectIndex, ref: str, depth: int, seen: frozenset) -> list[str] | None:
+def _once(index: ProjectIndex, ref: str, depth: int, seen: frozenset, hook: bool = False) -> list[str] | None:
+    """Steps showing *ref* runs once; [] when nothing calls it but functions already on the way up (or,
+    with *hook*, nothing calls the once-context *ref* at all: a root); None when not shown."""
     found = index.function(ref)
     if found is None or depth > _ONCE_DEPTH:
         return None
@@ -386,7 +390,9 @@ def _once(index: ProjectIndex, ref: str, depth: int, seen: frozenset) -> list[st
         return None
     seen = seen | {key}  # a call from a function already on the way up runs only when that one runs
     sites = [site for site in _call_sites(index, entry, name) if not test_module(index.canonical(site[0]))]
-    if not sites or len(sites) > _ONCE_SITES:
+    if not sites:
+        return [] if hook else None
+    if len(sites) > _ONCE_SITES:
         return None
     # [] below: called only from functions already on the way up, so it runs when they run
     sites = [(e, caller, call) for e, caller, call in sites if f"{index.canonical(e)}.{caller}" not in seen]
@@ -399,6 +405,8 @@ def _once(index: ProjectIndex, ref: str, depth: int, seen: frozenset) -> list[st
         caller_key = f"{index.canonical(caller_entry)}.{caller}"
         where = f"`{caller}()` ({index.where(caller_entry, call['line'])})"
         if facts.get("role") == "once" or caller_key in marks["hooks"]:
+            if _once(index, caller_key, depth, seen, hook=True) is None:
+                return None  # a once-context by its signs that other code calls: a context manager entered per request
             steps.append(where)
             continue
         if facts.get("role") is not None or facts["route"]:
