@@ -1,9 +1,15 @@
 """The ``once_callers`` query: a function runs once when every caller the project shows is a once-context."""
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+import sys
+
 from boundlint.index import queries
 from boundlint.index.build import build_index
 from boundlint.index.view import ProjectView, still_valid
+from conftest import FIXTURES
 
 HOOKS = '''\
 from contextlib import asynccontextmanager
@@ -197,3 +203,17 @@ def test_the_answer_is_recorded_and_a_new_caller_invalidates_it(tmp_path, monkey
     assert still_valid(index, view.consulted)
     changed = _project(tmp_path, **{"api.py": "from .work import drain\n\n\ndef flush():\n    return drain()\n"})
     assert not still_valid(changed, view.consulted)
+
+
+def test_the_reason_names_the_callers_through_the_command_line(tmp_path):
+    shutil.copytree(FIXTURES / "projects" / "gateway", tmp_path / "gateway")
+    proc = subprocess.run([sys.executable, "-m", "boundlint", "check", "--isolated", "--no-cache", "--min-severity", "low",
+                           "--output-format", "json", "gateway"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    reasons = {(f["path"], f["line"], f["code"]): (f["severity"], f["severity_reason"]) for f in json.loads(proc.stdout)}
+    assert reasons[("gateway/routes.py", 17, "BND101")] == (
+        "low", "runs once: only called from `lifespan()` (gateway/app.py:14)")
+    assert reasons[("gateway/routes.py", 37, "BND101")] == (
+        "low", "runs once: only called from `stop()` (gateway/app.py:25)")
+    assert reasons[("gateway/routes.py", 70, "BND101")] == (
+        "low", "runs once: only called from `lifespan()` (gateway/app.py:21)")
+    assert reasons[("gateway/routes.py", 27, "BND101")][0] == "medium"  # a request handler calls it too

@@ -161,7 +161,7 @@ def where_runs(path: str, chain: list[cst.CSTNode]) -> str:
 
 def once_by_callers(chain: list[cst.CSTNode], project) -> str | None:
     """``"runs once: only called from `f()` (path:line)"`` when every known caller of the function
-    holding the end of *chain* is a once-context (``index.queries.once_callers``, asked through the
+    holding the end of *chain* is a once-context (``index.once.once_callers``, asked through the
     ``ProjectView`` *project* so the cache records it); else None.
 
     For the outermost function of *chain* (a module function or a method of

@@ -24,14 +24,15 @@ def once_callers(index: ProjectIndex, ref: str) -> list[str] | None:
     A once-context is a function whose role is ``once`` (``index.hooks``: a
     start-up, shutdown or lifespan hook by the ``once-functions`` and
     ``once-decorators`` tables, entry points excepted) or one a module
-    registers as such a hook, unless the project shows it running repeatedly
-    (``_repeated``: an ``@asynccontextmanager`` a request handler enters).  Callers
-    in test modules do not count.  None
-    when *ref* has no known caller (unknown), when it is handed over as a
-    value (a scheduler may run it any number of times), when a caller is of
-    another role or calls it on the passes of a ``while`` loop, or past the
-    depth.  Answer: one step per call site, sorted, e.g.
-    ``["`shutdown()` (app/main.py:40)"]`` or ``["`stop()` (a.py:9), only called from `lifespan()` (b.py:3)"]``.
+    registers as such a hook, unless the project shows it running
+    repeatedly (``_repeated``: an ``@asynccontextmanager`` a request handler
+    enters).  Callers in test modules do not count.  None when *ref* has no
+    known caller (unknown), when it is handed over as a value (a scheduler
+    may run it any number of times), when a caller is of another role or
+    calls it on the passes of a ``while`` loop, or past the depth.
+
+    Answer: one step per call site, sorted, e.g. ``["`shutdown()` (app/main.py:40)"]``
+    or ``["`stop()` (a.py:9), only called from `lifespan()` (b.py:3)"]``.
     """
     return _once(index, ref, 0, frozenset()) or None
 
