@@ -3,10 +3,12 @@
 ``ancestors_of(top, node)`` finds the chain of nodes from a top-level
 statement down to *node* (reports are resolved after the traversal, some at
 the end of the module, so the traversal's own stack is not at hand).
-``where_runs(path, chain, ctx)`` reads that chain: ``"once"`` for code
+``where_runs(path, chain)`` reads that chain: ``"once"`` for code
 that runs once per process or deployment, ``"test"`` for test code,
 ``"request"`` for a web or RPC handler, ``"worker"`` for a task or consumer,
-else ``"unknown"``.
+else ``"unknown"``.  ``where_runs_why(path, chain, project)`` also asks the
+project index: a function only ever called from start-up, shutdown or
+lifespan hooks runs once too.
 """
 from __future__ import annotations
 
@@ -102,21 +104,30 @@ def _by_path(path: str) -> str | None:
 
 
 def _function_role(func: cst.FunctionDef, classes: list[cst.ClassDef]) -> str | None:
-    names = _decorator_names(func)
+    owner = classes[-1] if classes else None
+    bases = {(dotted(b.value) or "").rsplit(".", 1)[-1] for b in owner.bases} if owner is not None else None
+    return role_of(_decorator_names(func), _decorator_texts(func), func.name.value, bases)
+
+
+def role_of(names: list[str], text: str, name: str, bases: set[str] | None) -> str | None:
+    """The role a function's own signs give it: ONCE, REQUEST, WORKER or None.
+
+    *names*: its decorators' dotted names (the call's function for ``@x(...)``);
+    *text*: its decorators' source, joined; *name*: its own name; *bases*:
+    the last parts of its class's bases, None for a plain function.  Shared
+    by the CST analysis and the project index (``index.hooks``).
+    """
     last = [n.rsplit(".", 1)[-1] for n in names]
-    text = _decorator_texts(func)
     if any(n in tables.table("once-decorators") for n in last) or "startup" in text or "shutdown" in text:
         return ONCE
-    if any(n in tables.table("endpoint-methods") for n in last) or any(n.rsplit(".", 1)[-1] in ("route", "api_route", "websocket") for n in names):
+    if any(n in tables.table("endpoint-methods") for n in last) or any(n in ("route", "api_route", "websocket") for n in last):
         return REQUEST
     if any(n in tables.table("worker-decorators") for n in last):
         return WORKER
-    if func.name.value in tables.table("once-functions"):
+    if name in tables.table("once-functions"):
         return ONCE
-    owner = classes[-1] if classes else None
-    if owner is not None:
-        bases = {(dotted(b.value) or "").rsplit(".", 1)[-1] for b in owner.bases}
-        if "BaseCommand" in bases or "Command" in bases and func.name.value == "handle":
+    if bases is not None:
+        if "BaseCommand" in bases or "Command" in bases and name == "handle":
             return ONCE
         if any(b.endswith("Servicer") for b in bases) or any(b.endswith(("View", "ViewSet", "APIView", "Handler", "Endpoint")) for b in bases):
             return REQUEST
@@ -146,6 +157,38 @@ def where_runs(path: str, chain: list[cst.CSTNode]) -> str:
         if role is not None:
             return role
     return UNKNOWN
+
+
+def once_by_callers(chain: list[cst.CSTNode], project) -> str | None:
+    """``"runs once: only called from `f()` (path:line)"`` when every known caller of the function
+    holding the end of *chain* is a once-context (``index.once.once_callers``, asked through the
+    ``ProjectView`` *project* so the cache records it); else None.
+
+    For the outermost function of *chain* (a module function or a method of
+    a module-level class); never for work inside a ``while`` loop, which runs
+    on every pass however often its function is called.
+    """
+    funcs = functions_in(chain)
+    if not funcs or not project:
+        return None
+    at = chain.index(funcs[0])
+    classes = [n for n in chain[:at] if isinstance(n, cst.ClassDef)]
+    if len(classes) > 1 or any(isinstance(n, cst.While) for n in chain[at:]):
+        return None
+    qualname = f"{classes[0].name.value}.{funcs[0].name.value}" if classes else funcs[0].name.value
+    steps = project.ask("once_callers", project.ref(None, qualname))
+    return "runs once: only called from " + "; ".join(steps) if steps else None
+
+
+def where_runs_why(path: str, chain: list[cst.CSTNode], project) -> tuple[str, str]:
+    """``(where_runs(path, chain), why)``: an UNKNOWN place becomes ONCE when the project shows that
+    only once-contexts call its function (``once_by_callers``; *why* names them, else "")."""
+    runs = where_runs(path, chain)
+    if runs == UNKNOWN:
+        why = once_by_callers(chain, project)
+        if why:
+            return ONCE, why
+    return runs, ""
 
 
 def tried_body(ancestors: list[cst.CSTNode], handler: cst.ExceptHandler) -> cst.CSTNode | None:

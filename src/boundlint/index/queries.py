@@ -12,6 +12,7 @@ from typing import Callable
 
 from boundlint import tables
 from boundlint.facts import calls
+from boundlint.index.once import once_callers
 from boundlint.index.project import ProjectIndex
 from boundlint.index.shapes import test_module
 
@@ -544,4 +545,5 @@ QUERIES: dict[str, Callable] = {
     "size_checked": size_checked, "input_len_checks": input_len_checks,
     "is_enum": is_enum, "taken_as_input": taken_as_input, "returns": returns, "constructed": constructed,
     "passed": passed,
+    "once_callers": once_callers,
 }

@@ -24,6 +24,8 @@ cached by content):
   (routes, and functions with a ``request`` parameter): the models they may validate the body into;
 - ``built``: refs of classes the module constructs and serialises at once (outbound payloads).
 - ``filled``: refs of classes the module fills from keywords or a dict literal it writes (not in test code).
+- ``hooks`` / ``passed``: refs of functions it registers as start-up, shutdown or lifespan hooks, and of those
+  it hands over as a value elsewhere; each function's ``role`` (see ``hooks``).
 
 Raises SyntaxError / ValueError / RecursionError for source ``ast`` rejects.
 """
@@ -32,13 +34,14 @@ from __future__ import annotations
 import ast
 import builtins
 
+from boundlint.index import hooks
 from boundlint.index.reader import FunctionReader, dotted, resolve_import_from
 
 
 def empty() -> dict:
     """The summary of a module that defines nothing (one ``ast`` cannot read, or no module at all)."""
     return {"imports": {}, "functions": {}, "classes": {}, "instances": {}, "built": [], "filled": [], "constants": {},
-            "lines": {}, "request_refs": []}
+            "lines": {}, "request_refs": [], "hooks": [], "passed": []}
 
 
 def summarize(text: str, module: str, is_package: bool) -> dict:
@@ -101,6 +104,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             out["functions"][stmt.name] = facts = FunctionReader(stmt, ref, module, None, local, instances).facts()
             request_refs |= _request_refs(stmt, facts, ref)
+            out["functions"][stmt.name]["role"] = hooks.role(stmt, None)
         elif isinstance(stmt, ast.ClassDef):
             bases = [r for r in map(_base_ref(ref), stmt.bases) if r]
             fields = sorted({r for inner in stmt.body if isinstance(inner, ast.AnnAssign)
@@ -109,12 +113,17 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
             for inner in _flat(stmt.body):
                 if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     facts = FunctionReader(inner, ref, module, stmt.name, local, instances, tuple(bases)).facts()
+                    facts["role"] = hooks.role(inner, bases)
                     out["functions"][f"{stmt.name}.{inner.name}"] = facts
                     request_refs |= _request_refs(inner, facts, ref)
     out["request_refs"] = sorted(request_refs)
     built = {r for facts in out["functions"].values() for r in facts.pop("built")}
     out["built"] = sorted(built)
     out["filled"] = sorted({r for facts in out["functions"].values() for r in facts.pop("filled")})
+    out["hooks"], passed = hooks.links(tree, ref, module)
+    # of this module's own names, only functions and methods matter: constants and instances are no callees
+    own = {r for r in passed if r.startswith(module + ".") and r[len(module) + 1:] not in out["functions"]}
+    out["passed"] = [r for r in passed if r not in own]
     return out
 
 

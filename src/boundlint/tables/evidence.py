@@ -72,6 +72,11 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
          "setUp", "setUpClass", "upgrade", "downgrade", "migrate", "create_app", "init_app", "ready",
          "handle", "configure", "bootstrap", "install", "_main", "run_migrations_online", "run_migrations_offline"),
         None),
+    "entry-points": (
+        "Once-functions and once-decorators that start a whole program (entry points, CLI commands): they run "
+        "once, but may hold a server's or worker's loops, so a function called from one is not shown to run once.",
+        ("main", "_main", "cli", "run_cli", "handle", "command", "group", "callback"),
+        None),
     "worker-decorators": (
         "Decorators that make a function a background worker: task queues, consumers, schedulers.",
         ("task", "shared_task", "periodic_task", "actor", "job", "consumer", "subscriber", "on_message",

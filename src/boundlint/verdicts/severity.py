@@ -28,15 +28,17 @@ class Severity:
     why: str = ""
 
 
-def judge(volume: str, dependency: str, runs: str, volume_why: str = "", dependency_why: str = "") -> Severity:
+def judge(volume: str, dependency: str, runs: str, volume_why: str = "", dependency_why: str = "",
+          runs_why: str = "") -> Severity:
     """The severity of a per-item hazard from its three pieces of evidence.
 
     *volume*: ``facts.volume`` kind (input, configured, fixed, unknown);
     *dependency*: ``facts.dependency`` verdict (yes, no, unknown);
-    *runs*: ``facts.placement`` role (once, test, request, worker, unknown).
+    *runs*: ``facts.placement`` role (once, test, request, worker, unknown), *runs_why* what showed it
+    when the project did (``placement.where_runs_why``).
     """
     if runs == "once":
-        return Severity(LOW, "runs once (import time, start-up, a CLI command or a migration)")
+        return Severity(LOW, runs_why or "runs once (import time, start-up, a CLI command or a migration)")
     if runs == "test":
         return Severity(LOW, "test code")
     if dependency == "no":
@@ -70,14 +72,14 @@ def of_report(report, chain: list, ctx, path: str) -> Severity:
     code = report.rule.code
     if code[3] in "09":
         return Severity(HIGH if code[3] == "0" else MEDIUM)
-    runs = placement.where_runs(path, chain)
     if code.startswith("BND2"):
-        if runs == placement.TEST:
+        if placement.where_runs(path, chain) == placement.TEST:
             return Severity(LOW, "test code")
         found, why = dependency.reaches(report.work, chain, ctx) if report.work else (dependency.UNKNOWN, "")
         if found == dependency.YES:
             return Severity(HIGH, f"request input; per item: {why}")
         return Severity(MEDIUM, "request input")
+    runs, runs_why = placement.where_runs_why(path, chain, ctx.project)
     if isinstance(report.volume, tuple):  # judged where the fan-out is (a worker's site)
         kind, volume_why = report.volume
     elif report.volume is not None:
@@ -94,4 +96,4 @@ def of_report(report, chain: list, ctx, path: str) -> Severity:
         found, why = (dependency.reaches(report.work, chain, ctx, failures=code.startswith("BND3"),
                                          spawned=code in ("BND101", "BND102"))
                       if report.work else (dependency.UNKNOWN, ""))
-    return judge(kind, found, runs, volume_why, why)
+    return judge(kind, found, runs, volume_why, why, runs_why)

@@ -1,0 +1,100 @@
+"""What a module shows of when its functions run, for the "runs once" judgement through callers.
+
+``role(func, bases)`` gives a ``def`` the role its own signs give it, by the
+same tables as ``facts.placement`` (``once``, ``request``, ``worker``), with
+``entry`` for a once-function that starts a whole program (table
+``entry-points``: ``main()``, a CLI command): it runs once, but it may hold a
+server's or worker's loops, so what it calls is not shown to run once.
+
+``links(tree, ref, module)`` reads the whole module once for the functions it
+hands over rather than calls: ``hooks``, the refs registered as start-up,
+shutdown or lifespan hooks (``FastAPI(lifespan=f)``, ``on_startup=[f]``,
+``app.add_event_handler("startup", f)``, ``app.on_shutdown.append(f)``: a
+keyword, attribute or string named in ``once-functions`` or
+``once-decorators``, entry points excepted), and ``passed``, the refs handed
+anywhere else as a value (``scheduler.add_job(f, ...)``, ``Thread(target=f)``):
+those run as often as the receiver likes.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Callable
+
+from boundlint import tables
+from boundlint.facts.placement import ONCE, role_of
+from boundlint.index.shapes import dotted
+
+ENTRY = "entry"
+
+
+def _hook_names() -> frozenset[str]:
+    return (tables.table("once-functions") | tables.table("once-decorators")) - tables.table("entry-points")
+
+
+def role(func: ast.FunctionDef | ast.AsyncFunctionDef, bases: list[str] | None) -> str | None:
+    """``once``, ``entry``, ``request``, ``worker`` or None for the ``def`` *func* (*bases*: its class's
+    base refs, None for a plain function)."""
+    names = [dotted(d.func if isinstance(d, ast.Call) else d) or "" for d in func.decorator_list]
+    text = " ".join(ast.unparse(d) for d in func.decorator_list)
+    short = None if bases is None else {b.rsplit(".", 1)[-1] for b in bases}
+    found = role_of(names, text, func.name, short)
+    entries = tables.table("entry-points")
+    if found == ONCE and (func.name in entries or any(n.rsplit(".", 1)[-1] in entries for n in names)):
+        return ENTRY
+    return found
+
+
+def links(tree: ast.Module, ref: Callable[[ast.AST], str | None], module: str) -> tuple[list[str], list[str]]:
+    """``(hooks, passed)``: sorted refs of the functions *tree* registers as once hooks, and of those it
+    hands over as a value anywhere else (*ref* resolves a name; *module* is the module's own name)."""
+    hook_names = _hook_names()
+    hooks: set[str] = set()
+    passed: set[str] = set()
+    for owner, node in _calls(tree):
+        def named(expr: ast.AST) -> list[str]:
+            items = expr.elts if isinstance(expr, (ast.List, ast.Tuple, ast.Set)) else [expr]
+            out = []
+            for item in items:
+                name = dotted(item) if isinstance(item, (ast.Name, ast.Attribute)) else None
+                if name is None:
+                    continue
+                head, _, rest = name.partition(".")
+                found = f"{module}.{owner}.{rest}" if head in ("self", "cls") and owner and rest else ref(item)
+                if found is not None:
+                    out.append(found)
+            return out
+
+        func = node.func
+        strings = {a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)}
+        for kw in node.keywords:
+            (hooks if kw.arg in hook_names else passed).update(named(kw.value))
+        hooked = (bool(strings & hook_names)  # add_event_handler("startup", f)
+                  or isinstance(func, ast.Attribute) and func.attr in ("append", "extend", "add")
+                  and (dotted(func.value) or "").rsplit(".", 1)[-1] in hook_names)  # app.on_startup.append(f)
+        for arg in node.args:
+            (hooks if hooked else passed).update(named(arg))
+        if isinstance(func, ast.Call) and {a.value for a in func.args if isinstance(a, ast.Constant)} & hook_names:
+            hooks.update(r for a in node.args for r in named(a))  # app.on_event("startup")(f)
+    return sorted(hooks), sorted(passed - hooks)
+
+
+_LEAVES = (ast.Name, ast.Constant, ast.expr_context, ast.alias, ast.arg, ast.operator, ast.cmpop, ast.unaryop,
+           ast.boolop)
+
+
+def _calls(tree: ast.Module):
+    """``(enclosing class name or None, call)`` for every call in *tree* (decorators included)."""
+    stack: list[tuple[str | None, ast.AST]] = [(None, tree)]
+    while stack:
+        owner, node = stack.pop()
+        if isinstance(node, ast.Call):
+            if node.args or node.keywords:
+                yield owner, node
+        elif isinstance(node, ast.ClassDef):
+            owner = node.name
+        for field in node._fields:  # the children, skipping leaves that hold no call
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                stack.extend((owner, v) for v in value if isinstance(v, ast.AST) and not isinstance(v, _LEAVES))
+            elif isinstance(value, ast.AST) and not isinstance(value, _LEAVES):
+                stack.append((owner, value))
