@@ -32,6 +32,13 @@ def test_module_names_cover_src_layouts_and_namespace_packages(tmp_path):
     assert module_names(str(tmp_path / "ns/app/m.py"), str(tmp_path)) == ["app.m", "ns.app.m"]
 
 
+def test_a_folder_without_init_inside_a_package_is_part_of_its_name(tmp_path):
+    # app/routers/ and app/models/ have no __init__.py: both `skills.py` must not be named `skills` alone
+    write(tmp_path, {"app/__init__.py": "", "app/routers/skills.py": "", "app/models/skills.py": ""})
+    assert module_names(str(tmp_path / "app/routers/skills.py"), str(tmp_path)) == ["app.routers.skills", "skills"]
+    assert module_names(str(tmp_path / "app/models/skills.py"), str(tmp_path)) == ["app.models.skills", "skills"]
+
+
 def test_link_follows_reexports_relative_imports_and_survives_cycles(tmp_path):
     write(tmp_path, {
         "pyproject.toml": "",
