@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+from pathlib import Path
 
 from boundlint.index import queries
 from boundlint.index.build import build_index
@@ -114,3 +116,30 @@ def test_request_shape_queries_answer_from_other_modules(tmp_path):
     # filled from keywords in svc/vendor.py; not when handed straight to a call, read off the request, or in tests
     assert [queries.class_uses(index, f"svc.models.{n}")["filled"] for n in ("Payload", "Handed", "Fed", "Bulk")] == [
         True, False, False, False]
+
+
+def test_request_inputs_capped_by_a_called_check_or_left_unread(tmp_path):
+    """tests/fixtures/projects/inbox: which fields each route rejects when oversized (itself, through an alias,
+    through a function it or the service it hands the form to calls) and which it reads or clears."""
+    import shutil
+
+    shutil.copytree(Path(__file__).parent / "fixtures" / "projects" / "inbox", tmp_path / "inbox")
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    index = build_index(str(tmp_path), True)
+    models = "inbox.models.notes"
+    # check_attachments(body.attachments) in the route; check_prefs(form.prefs) in the service it hands `body` to
+    assert queries.input_len_checks(index, f"{models}.NoteForm") == [["attachments", "prefs"], ["attachments", "prefs"]]
+    assert queries.input_len_checks(index, f"{models}.BulkArchive") == [["note_ids"]]  # `note_ids = body.note_ids`
+    assert queries.input_len_checks(index, f"{models}.BulkPin") == [[]]  # checked only after the per-item loop
+    assert queries.input_len_checks(index, f"{models}.DraftForm") == [[], []]  # the check there only logs
+    assert queries.input_len_checks(index, "inbox.routers.drafts.ReactionForm") == [["extra"]]  # len(json.dumps(...))
+    reads = {e["func"]: (e["read"], e["cleared"]) for e in queries.input_field_reads(index, f"{models}.NoteForm")}
+    assert reads == {
+        "create_note": (["attachments", "labels", "prefs", "title"], ["meta"]),
+        "update_note": (["attachments", "labels", "prefs", "title"], ["meta"]),
+    }
+    drafts = {e["func"]: (e["read"], e["cleared"]) for e in queries.input_field_reads(index, f"{models}.DraftForm")}
+    assert drafts == {"save_draft": (["attachments", "meta"], []), "reset_draft": (["attachments"], ["meta"])}
+    assert queries.input_field_reads(index, f"{models}.MemoForm") is None  # PinnedMemoForm derives from it
+    # the route's upload reader is found under the module's full name (routers/ has no __init__.py)
+    assert queries.size_checked(index, "inbox.routers.notes.read_uploads", 0).startswith("`read_uploads` (")

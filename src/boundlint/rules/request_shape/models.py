@@ -25,6 +25,7 @@ from boundlint.rules.request_shape.model_roles import (
     _write_view_serializers,
 )
 from boundlint.rules.request_shape.mapping_uses import RECORD, WALKED, mapping_uses
+from boundlint.rules.request_shape.unread import unread_fields
 from boundlint.rules.request_shape.model_sources import (
     _DUMPS, _built_here, _constructed, _data_source, _data_source_of, _decoded, _dumped_by_helper, _fills_from_data,
     _http_call, _injected,
@@ -377,6 +378,8 @@ class UnboundedRequestCollection(Rule):
                     continue  # every endpoint taking the model rejects an oversized `body.field` first
                 if not part_of and f.name in mod.checked.get(name, ()):
                     continue  # as above, for the endpoints in every module of the project
+                if not part_of and f.name in unread_fields(name, mod, models, fields, ctx):
+                    continue  # every endpoint taking the model ignores the field, or clears it before any use
                 walked: tuple[str, ...] = ()
                 if f.shape.free_form:
                     if name in mod.by_name:
