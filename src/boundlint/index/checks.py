@@ -81,7 +81,8 @@ def param_reads(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str],
     ``read``, the first line each ``param.field`` is read (a method called on
     it, ``param.model_dump()``, is a use of the whole); ``cleared``, fields
     assigned by a statement that runs on every path (``param.meta = None``
-    at the top of the body, or in its ``try`` / ``with`` blocks); ``whole``,
+    at the top of the body, or in its ``try`` / ``with`` blocks), at the
+    statement's last line; ``whole``,
     the first line the parameter itself is used otherwise (0: never), but
     ``passed``: handed as argument *at* (a position not counting ``self``,
     or a keyword) to the project function *ref* (lines are 1-based).
@@ -114,7 +115,8 @@ def param_reads(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str],
                 _first(facts, "whole", line)  # param.model_dump(): a method may read every field
             elif isinstance(parent.ctx, ast.Store) and not isinstance(above, ast.AugAssign):
                 if isinstance(above, ast.Assign) and id(above) in always:
-                    _first(facts["cleared"], parent.attr, line)
+                    # the statement's last line: a read on its right-hand side comes before the assignment
+                    _first(facts["cleared"], parent.attr, above.end_lineno or line)
             elif not isinstance(parent.ctx, ast.Del):
                 _first(facts["read"], parent.attr, line)
         elif isinstance(parent, ast.keyword) and parent.arg and isinstance(parents.get(id(parent)), ast.Call):
@@ -147,3 +149,14 @@ def _straight_line(body: list[ast.stmt]):
             yield from _straight_line(stmt.body)
         else:
             yield stmt
+
+
+_RAW_BODY = frozenset({"json", "body", "form", "stream"})
+
+
+def reads_raw_body(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str]) -> bool:
+    """The body reads the raw request a parameter holds (``await request.json()``): what a model
+    parameter declares may reach the handler that way too."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _RAW_BODY
+               and isinstance(n.func.value, ast.Name) and n.func.value.id in params and not n.args
+               for stmt in func.body for n in ast.walk(stmt))

@@ -239,7 +239,7 @@ def input_field_reads(index: ProjectIndex, ref: str) -> list[dict] | None:
     ``read``: the fields it (or a project function it hands the parameter to,
     up to two calls deep) reads; None when some use may read any field
     (``body.model_dump()``, ``body`` passed outside the project, stored,
-    returned).  ``cleared``: fields it assigns before any use
+    returned, or the endpoint also reads the raw request, ``await request.json()``).  ``cleared``: fields it assigns before any use
     (``body.meta = None``).  None when a project class derives from *ref*
     (its endpoints read the same fields) or no endpoint takes it.
     """
@@ -253,7 +253,7 @@ def input_field_reads(index: ProjectIndex, ref: str) -> list[dict] | None:
         stops = [line for line in (uses["whole"], *(p[2] for p in uses["passed"])) if line]
         cleared = sorted(f for f, line in uses["cleared"].items()
                          if line < uses["read"].get(f, line + 1) and all(line < stop for stop in stops))
-        read = _fields_read(index, uses, 0)
+        read = None if facts.get("raw_body") else _fields_read(index, uses, 0)  # await request.json() too
         out.append({"where": f"`{func}()` ({index.where(entry, facts['line'])})", "func": func,
                     "read": None if read is None else sorted(read), "cleared": cleared})
     return out or None

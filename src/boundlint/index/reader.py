@@ -16,7 +16,7 @@ from typing import Callable
 
 from boundlint import tables
 from boundlint.facts.calls import STDLIB
-from boundlint.index.checks import _rejected_keys, _terminates, measured_key, param_reads
+from boundlint.index.checks import _rejected_keys, _terminates, measured_key, param_reads, reads_raw_body
 from boundlint.index.shapes import (
     built_here, test_module,
     _failover, _is_const, _is_const_batch, _paced, _shares_pool, _short_sleep, _short_text, dotted,
@@ -153,6 +153,8 @@ class FunctionReader:
                     elif made is not None:
                         self.out["client_call"] = made
         self.out["reads"] = param_reads(func, self.params, self._callee)
+        if self.out["route"] and reads_raw_body(func, self.params):
+            self.out["raw_body"] = True
         self.out["len_checked"] = sorted(set(self.out["len_checked"]))
         self.out["size_checked"] = sorted(set(self.out["size_checked"]))
         return self.out
