@@ -437,10 +437,10 @@ def per_item_callers(index: ProjectIndex, ref: str, passes: bool = False, fanout
     return None
 
 
-def size_checked(index: ProjectIndex, ref: str, position: int = 0, depth: int = 0) -> str | None:
+def size_checked(index: ProjectIndex, ref: str, position: int | str = 0, depth: int = 0) -> str | None:
     """``"`f` (path:line)"`` when the project function *ref* rejects its *position*-th argument (``self``
-    not counted) once its length or serialised size is too large, itself or through a helper it passes
-    that argument to (``validate(v)`` -> ``check_size(v, MAX)``); else None."""
+    not counted; or the argument passed by that keyword) once its length or serialised size is too large,
+    itself or through a helper it passes that argument to (``validate(v)`` -> ``check_size(v, MAX)``); else None."""
     return _rejects(index, ref, position, depth)
 
 
