@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+from pathlib import Path
 
 from boundlint.index import queries
 from boundlint.index.build import build_index
@@ -30,6 +32,13 @@ def test_module_names_cover_src_layouts_and_namespace_packages(tmp_path):
     assert module_names(str(tmp_path / "src/app/__init__.py"), str(tmp_path)) == ["app", "src.app"]
     # ns/ has no __init__.py: a namespace package, known by its path below the root too
     assert module_names(str(tmp_path / "ns/app/m.py"), str(tmp_path)) == ["app.m", "ns.app.m"]
+
+
+def test_a_folder_without_init_inside_a_package_is_part_of_its_name(tmp_path):
+    # app/routers/ and app/models/ have no __init__.py: both `skills.py` must not be named `skills` alone
+    write(tmp_path, {"app/__init__.py": "", "app/routers/skills.py": "", "app/models/skills.py": ""})
+    assert module_names(str(tmp_path / "app/routers/skills.py"), str(tmp_path)) == ["app.routers.skills", "skills"]
+    assert module_names(str(tmp_path / "app/models/skills.py"), str(tmp_path)) == ["app.models.skills", "skills"]
 
 
 def test_link_follows_reexports_relative_imports_and_survives_cycles(tmp_path):
@@ -187,3 +196,30 @@ def test_construction_and_caller_queries(tmp_path, monkeypatch):
     assert sorted(answer) == [("body.mirrors", True), ("settings.mirrors", False)]
     assert queries.returns(index, "svc.work.pull") == {"param": "mirrors", "position": 0,
                                                         "where": "`pull` (svc/work.py:5)"}
+
+
+def test_request_inputs_capped_by_a_called_check_or_left_unread(tmp_path):
+    """tests/fixtures/projects/inbox: which fields each route rejects when oversized (itself, through an alias,
+    through a function it or the service it hands the form to calls) and which it reads or clears."""
+    import shutil
+
+    shutil.copytree(Path(__file__).parent / "fixtures" / "projects" / "inbox", tmp_path / "inbox")
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    index = build_index(str(tmp_path), True)
+    models = "inbox.models.notes"
+    # check_attachments(body.attachments) in the route; check_prefs(form.prefs) in the service it hands `body` to
+    assert queries.input_len_checks(index, f"{models}.NoteForm") == [["attachments", "prefs"], ["attachments", "prefs"]]
+    assert queries.input_len_checks(index, f"{models}.BulkArchive") == [["note_ids"]]  # `note_ids = body.note_ids`
+    assert queries.input_len_checks(index, f"{models}.BulkPin") == [[]]  # checked only after the per-item loop
+    assert queries.input_len_checks(index, f"{models}.DraftForm") == [[], []]  # the check there only logs
+    assert queries.input_len_checks(index, "inbox.routers.drafts.ReactionForm") == [["extra"]]  # len(json.dumps(...))
+    reads = {e["func"]: (e["read"], e["cleared"]) for e in queries.input_field_reads(index, f"{models}.NoteForm")}
+    assert reads == {
+        "create_note": (["attachments", "labels", "prefs", "title"], ["meta"]),
+        "update_note": (["attachments", "labels", "prefs", "title"], ["meta"]),
+    }
+    drafts = {e["func"]: (e["read"], e["cleared"]) for e in queries.input_field_reads(index, f"{models}.DraftForm")}
+    assert drafts == {"save_draft": (["attachments", "meta"], []), "reset_draft": (["attachments"], ["meta"])}
+    assert queries.input_field_reads(index, f"{models}.MemoForm") is None  # PinnedMemoForm derives from it
+    # the route's upload reader is found under the module's full name (routers/ has no __init__.py)
+    assert queries.size_checked(index, "inbox.routers.notes.read_uploads", 0).startswith("`read_uploads` (")

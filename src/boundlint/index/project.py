@@ -68,7 +68,13 @@ def module_names(path: str, root: str) -> list[str]:
     stem = os.path.splitext(os.path.basename(full))[0]
     parts = [] if stem == "__init__" else [stem]
     directory = os.path.dirname(full)
-    while _is_package(directory):
+    short = None  # the name below the innermost folder that is no package, kept as a second name
+    # a folder without __init__.py inside a package is a namespace sub-package: `pkg/routers/x.py` is
+    # `pkg.routers.x`, not `x` (which names every `x.py` of such folders alike)
+    while _is_package(directory) or (os.path.basename(directory).isidentifier()
+                                      and _is_package(os.path.dirname(directory))):
+        if not _is_package(directory) and short is None:
+            short = ".".join(parts)
         parts.insert(0, os.path.basename(directory))
         parent = os.path.dirname(directory)
         if parent == directory:
@@ -87,6 +93,8 @@ def module_names(path: str, root: str) -> list[str]:
             name = ".".join(pieces[1:])
             if name not in names:
                 names.append(name)
+    if short and short not in names:
+        names.append(short)
     return [n for n in names if n]
 
 

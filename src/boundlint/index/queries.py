@@ -240,16 +240,163 @@ def input_len_checks(index: ProjectIndex, ref: str) -> list[list[str]]:
     """Per endpoint that takes the class *ref* as input, the fields it rejects when oversized, sorted.
 
     ``[["ids"], []]``: one endpoint checks ``if len(body.ids) > N: raise ...``
-    before its work, the other checks nothing.  ``[]`` when no endpoint takes it.
+    (also on an alias, ``ids = body.ids``, or on the field's serialised size)
+    or hands ``body.ids`` (or ``body`` whole) to a project function that
+    rejects it so, through up to two calls, before any other work with it;
+    the other checks nothing.  ``[]`` when no endpoint takes it.
     """
     key = index.key(ref)
     if key is None:
         return []
     out = []
     for entry, func, param in index.reverse()["inputs"].get(key, ()):
-        checked = entry.summary["functions"][func]["len_checked"]
-        out.append(sorted({k.split(".", 2)[1] for k in checked if k.count(".") == 1 and k.startswith(param + ".")}))
+        out.append(sorted(_checked_fields(index, entry.summary["functions"][func], param, 0)))
     return out
+
+
+def _checked_fields(index: ProjectIndex, facts: dict, param: str, depth: int) -> set[str]:
+    """Fields of the parameter *param* that the function of *facts* rejects when oversized: itself, or
+    by handing the field or the whole parameter to a project function that does, before other work with it."""
+    keys = {*facts["len_checked"], *facts.get("size_checked", ())}
+    found = {k[len(param) + 1:] for k in keys if k.startswith(param + ".") and k.count(".") == 1}
+    if depth >= 2:
+        return found
+    for call in facts["calls"]:
+        if call["loop"] is not None:
+            continue
+        for at, prov in [*enumerate(call["args"]), *call["kwargs"].items()]:
+            passed = prov.get("param") if prov else None
+            if passed == param:
+                callee = _callee(index, call["ref"])
+                name = _param_at(callee[2], at) if callee else None
+                fields = _checked_fields(index, callee[2], name, depth + 1) if name else set()
+                found |= {f for f in fields if _first_use(facts, call, f"{param}.{f}")}
+            elif passed and passed.startswith(param + ".") and passed.count(".") == 1:
+                if passed[len(param) + 1:] not in found and _first_use(facts, call, passed) and _rejects(
+                        index, call["ref"], at, depth + 1):
+                    found.add(passed[len(param) + 1:])
+    return found
+
+
+def _first_use(facts: dict, check: dict, key: str) -> bool:
+    """No call before the call record *check* works with *key* or its items (passes them, runs per item)."""
+    for call in facts["calls"]:
+        if call is check or call["line"] > check["line"]:
+            continue
+        provs = [*call["args"], *call["kwargs"].values()]
+        if call["loop"] is not None:
+            provs.append(call["loop"].get("src"))
+        if any(_holds(prov, key) for prov in provs):
+            return False
+    return True
+
+
+def _holds(prov: dict | None, key: str) -> bool:
+    """The provenance *prov* is *key*, a part of it, or made from its items (not its length)."""
+    while prov is not None and ("item" in prov or "each" in prov):
+        prov = prov.get("item", prov.get("each"))
+    name = prov.get("param") if prov else None
+    return name is not None and (name == key or name.startswith(key + "."))
+
+
+def _rejects(index: ProjectIndex, ref: str, at: int | str, depth: int = 0) -> str | None:
+    """``"`f` (path:line)"`` when the project function *ref* rejects its argument *at* (a position not
+    counting ``self``, or a keyword) once its length or serialised size is too large, itself or through
+    functions it hands that argument to; else None."""
+    found = _callee(index, ref)
+    if found is None or depth > _DEPTH:
+        return None
+    entry, name, facts = found
+    param = _param_at(facts, at)
+    if param is None:
+        return None
+    if param in facts.get("size_checked", ()) or param in facts["len_checked"]:
+        return f"`{name}` ({index.where(entry, facts['line'])})"
+    for call in facts["calls"]:
+        if call["loop"] is not None:
+            continue
+        for pos, prov in [*enumerate(call["args"]), *call["kwargs"].items()]:
+            if prov == {"param": param} and _rejects(index, call["ref"], pos, depth + 1):
+                return f"`{name}` ({index.where(entry, facts['line'])})"
+    return None
+
+
+def _callee(index: ProjectIndex, ref: str) -> tuple | None:
+    """``index.function(ref)``, also for a method called on a module-level instance (``Users.update(...)``)."""
+    found = index.function(ref)
+    if found is not None:
+        return found
+    kind = index.resolve(ref)
+    if kind is None or kind[0] != "instance":
+        return None
+    head, _, method = kind[2].partition(".")
+    made = kind[1].summary["instances"].get(head)
+    return index.function(f"{made}.{method}") if made and method and "." not in method else None
+
+
+def _param_at(facts: dict, at: int | str) -> str | None:
+    """The name of the parameter that receives argument *at* (a position not counting ``self``, or a keyword)."""
+    params = facts["params"][1:] if facts["method"] else facts["params"]
+    if isinstance(at, str):
+        return at if at in params else None
+    return params[at] if at < len(params) else None
+
+
+def input_field_reads(index: ProjectIndex, ref: str) -> list[dict] | None:
+    """What each endpoint taking the class *ref* as input reads of it: ``[{"where": "`f()` (path:line)",
+    "func": "f", "read": [field, ...] or None, "cleared": [field, ...]}]``.
+
+    ``read``: the fields it (or a project function it hands the parameter to,
+    up to two calls deep) reads; None when some use may read any field
+    (``body.model_dump()``, ``body`` passed outside the project, stored,
+    returned, or the endpoint also reads the raw request, ``await request.json()``).  ``cleared``: fields it assigns before any use
+    (``body.meta = None``).  None when a project class derives from *ref*
+    (its endpoints read the same fields) or no endpoint takes it.
+    """
+    key = index.key(ref)
+    if key is None or key in _base_keys(index):
+        return None
+    out = []
+    for entry, func, param in index.reverse()["inputs"].get(key, ()):
+        facts = entry.summary["functions"][func]
+        uses = facts.get("reads", {}).get(param, {"read": {}, "cleared": {}, "whole": 0, "passed": []})
+        stops = [line for line in (uses["whole"], *(p[2] for p in uses["passed"])) if line]
+        cleared = sorted(f for f, line in uses["cleared"].items()
+                         if line < uses["read"].get(f, line + 1) and all(line < stop for stop in stops))
+        read = None if facts.get("raw_body") else _fields_read(index, uses, 0)  # await request.json() too
+        out.append({"where": f"`{func}()` ({index.where(entry, facts['line'])})", "func": func,
+                    "read": None if read is None else sorted(read), "cleared": cleared})
+    return out or None
+
+
+def _fields_read(index: ProjectIndex, uses: dict, depth: int) -> set[str] | None:
+    """Fields a parameter's *uses* (a ``reads`` entry) read, following the functions it is handed to."""
+    if uses["whole"]:
+        return None
+    read = set(uses["read"])
+    for ref, at, _line in uses["passed"]:
+        callee = _callee(index, ref) if depth < 2 else None
+        name = _param_at(callee[2], at) if callee else None
+        inner = callee[2].get("reads", {}).get(name) if name else None
+        if name is not None and inner is None:
+            continue  # the function never names what it is handed
+        found = _fields_read(index, inner, depth + 1) if inner is not None else None
+        if found is None:
+            return None
+        read |= found
+    return read
+
+
+def _base_keys(index: ProjectIndex) -> set[str]:
+    """Definition keys of every project class some project class derives from (kept with the reverse maps)."""
+    rev = index.reverse()
+    found = rev.get("bases")
+    if found is None:
+        found = rev["bases"] = set()
+        for entry in {id(e): e for e in index.modules.values()}.values():
+            for cls in entry.summary["classes"].values():
+                found.update(k for k in map(index.key, cls["bases"]) if k is not None)
+    return found
 
 
 _ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"})
@@ -414,27 +561,11 @@ def per_item_callers(index: ProjectIndex, ref: str, passes: bool = False, fanout
     return None
 
 
-def size_checked(index: ProjectIndex, ref: str, position: int = 0, depth: int = 0) -> str | None:
+def size_checked(index: ProjectIndex, ref: str, position: int | str = 0, depth: int = 0) -> str | None:
     """``"`f` (path:line)"`` when the project function *ref* rejects its *position*-th argument (``self``
-    not counted) once its length or serialised size is too large, itself or through a helper it passes
-    that argument to (``validate(v)`` -> ``check_size(v, MAX)``); else None."""
-    found = index.function(ref)
-    if found is None or depth > _DEPTH:
-        return None
-    entry, name, facts = found
-    params = facts["params"][1:] if facts["method"] else facts["params"]
-    if position >= len(params):
-        return None
-    param = params[position]
-    if param in facts.get("size_checked", ()) or param in facts["len_checked"]:
-        return f"`{name}` ({index.where(entry, facts['line'])})"
-    for call in facts["calls"]:
-        if call["loop"] is not None:
-            continue
-        for at, prov in enumerate(call["args"]):
-            if prov == {"param": param} and size_checked(index, call["ref"], at, depth + 1):
-                return f"`{name}` ({index.where(entry, facts['line'])})"
-    return None
+    not counted; or the argument passed by that keyword) once its length or serialised size is too large,
+    itself or through a helper it passes that argument to (``validate(v)`` -> ``check_size(v, MAX)``); else None."""
+    return _rejects(index, ref, position, depth)
 
 
 def dependency(index: ProjectIndex, ref: str, depth: int = 0, seen: frozenset = frozenset()) -> str | None:
@@ -542,7 +673,7 @@ QUERIES: dict[str, Callable] = {
     "batches": batches, "configured": configured, "class_uses": class_uses, "spawn_sources": spawn_sources,
     "per_item_callers": per_item_callers, "sized_by_callers": sized_by_callers, "dependency": dependency,
     "spawned_dependency": spawned_dependency, "failing_dependency": failing_dependency, "pooled": pooled,
-    "size_checked": size_checked, "input_len_checks": input_len_checks,
+    "size_checked": size_checked, "input_len_checks": input_len_checks, "input_field_reads": input_field_reads,
     "is_enum": is_enum, "taken_as_input": taken_as_input, "returns": returns, "constructed": constructed,
     "passed": passed,
     "once_callers": once_callers,

@@ -17,8 +17,9 @@ from typing import Callable
 from boundlint import tables
 from boundlint.facts.calls import STDLIB
 from boundlint.index.returns import returned
+from boundlint.index.checks import _rejected_keys, _terminates, measured_key, param_reads, reads_raw_body
 from boundlint.index.shapes import (
-    built_here, present as _present, test_module,
+    built_here, test_module,
     _failover, _is_const, _is_const_batch, _paced, _shares_pool, _short_sleep, _short_text, dotted,
     absorbed_calls, pool_facts, record_dependency, record_pool,
 )
@@ -47,45 +48,6 @@ def resolve_import_from(module: str, is_package: bool, level: int, name: str | N
         return None
     base = parts[: len(parts) - (level - 1)] if level > 1 else parts
     return ".".join([*base, name] if name else base)
-
-
-def _terminates(body: list[ast.stmt]) -> bool:
-    """The block ends by raising or aborting (a rejecting check in a helper must stop the caller too)."""
-    if not body:
-        return False
-    last = body[-1]
-    if isinstance(last, ast.Raise):
-        return True
-    if isinstance(last, ast.Expr):
-        value = last.value.value if isinstance(last.value, ast.Await) else last.value
-        if isinstance(value, ast.Call):
-            name = (dotted(value.func) or "").rsplit(".", 1)[-1]
-            return name in tables.table("abort-calls")
-    return False
-
-
-def _len_key(expr: ast.AST) -> str | None:
-    if isinstance(expr, ast.Call) and dotted(expr.func) == "len" and len(expr.args) == 1:
-        return dotted(expr.args[0])
-    return None
-
-
-def _rejected_keys(test: ast.AST, asserted: bool = False) -> list[str]:
-    """Keys an ``if`` test rejects when oversized (``len(x) > N``, ``N < len(x)``, ``a or b``), or with
-    *asserted*, keys an ``assert`` keeps small (``len(x) <= N``)."""
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) and not asserted:
-        return [k for v in test.values for k in _rejected_keys(v)]
-    if isinstance(test, ast.BoolOp) and not asserted:  # x is not None and len(x) > N: rejects an oversized x
-        keys = [k for v in test.values for k in _rejected_keys(v)]
-        return [k for k in keys if all(_rejected_keys(v) == [k] or _present(v, k) for v in test.values)]
-    if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        left, op, right = test.left, test.ops[0], test.comparators[0]
-        above, below = (ast.Lt, ast.LtE), (ast.Gt, ast.GtE)
-        if isinstance(op, above if asserted else below) and _len_key(left):
-            return [_len_key(left)]  # type: ignore[list-item]
-        if isinstance(op, below if asserted else above) and _len_key(right):
-            return [_len_key(right)]  # type: ignore[list-item]
-    return []
 
 
 class FunctionReader:
@@ -120,6 +82,8 @@ class FunctionReader:
                           "dep_out": None, "opaque_out": False, **pool_facts(func)}
         self._absorbed = absorbed_calls(func)  # ids of calls whose failure a catch-all `try` here stops
         self.sizes: dict[str, str] = {}  # size = len(json.dumps(params)): local name -> the parameter it measures
+        self.aliases: dict[str, str] = {}  # users = body.users: local name -> the parameter key it holds, until rebound
+        self.size_keys: dict[str, str] = {}  # size = len(json.dumps(body.meta)): local name -> the key it measures
 
     def _defaults(self) -> dict[str, ast.AST]:
         args = self.func.args
@@ -199,9 +163,20 @@ class FunctionReader:
                     elif made is not None:
                         self.out["client_call"] = made
         self.out["returns"] = returned(func, self.params)
+        self.out["reads"] = param_reads(func, self.params, self._callee)
+        if self.out["route"] and reads_raw_body(func, self.params):
+            self.out["raw_body"] = True
         self.out["len_checked"] = sorted(set(self.out["len_checked"]))
         self.out["size_checked"] = sorted(set(self.out["size_checked"]))
         return self.out
+
+    def _callee(self, call: ast.Call) -> str | None:
+        """The project ref *call* calls (``self.method`` of the class included), None for the stdlib or unknown."""
+        func = call.func
+        made = self.ref(func)
+        if made is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls") and self.owner:
+            made = f"{self.module}.{self.owner}.{func.attr}"
+        return None if made is None or made.split(".", 1)[0] in STDLIB else made
 
     def _route(self) -> None:
         methods = tables.table("endpoint-methods")
@@ -287,12 +262,15 @@ class FunctionReader:
             self._statements(stmt.body, loop)
             return
         if isinstance(stmt, ast.If):
-            keys = _rejected_keys(stmt.test)
+            keys = [self._unalias(k) for k in _rejected_keys(stmt.test)]
             if keys and _terminates(stmt.body):
                 self.out["len_checked"].extend(k for k in keys if k.split(".", 1)[0] in self.params)
             measured = self._size_rejected(stmt.test)
             if measured and _terminates(stmt.body):
                 self.out["size_checked"].append(measured)
+            measured = self._size_rejected(stmt.test, key=True)
+            if measured and "." in measured and _terminates(stmt.body):
+                self.out["size_checked"].append(measured)  # len(json.dumps(body.meta)) > N: the field's size
             self._exprs(stmt.test, loop)
             self._statements(stmt.body, loop)
             self._statements(stmt.orelse, loop)
@@ -306,6 +284,14 @@ class FunctionReader:
             measured = self._measured(stmt.value)
             if measured:
                 self.sizes[name] = measured
+            measured = self._measured(stmt.value, key=True)
+            if measured:
+                self.size_keys[name] = measured
+            held = dotted(stmt.value)
+            if held is not None and held.split(".", 1)[0] in self.params and name not in self.params:
+                self.aliases[name] = held
+            else:
+                self.aliases.pop(name, None)
             found = self.prov(stmt.value)
             if found is not None and name not in self.params:
                 self.binds[name] = found
@@ -335,25 +321,35 @@ class FunctionReader:
                 else:
                     self._exprs(child, loop)
 
-    def _measured(self, expr: ast.AST) -> str | None:
-        """The parameter whose size ``len(...)`` of *expr* measures (``len(json.dumps(params).encode())``), else None."""
+    def _measured(self, expr: ast.AST, key: bool = False) -> str | None:
+        """The parameter whose size ``len(...)`` of *expr* measures (``len(json.dumps(params).encode())``), else None;
+        with *key*, the parameter key it measures, through a local alias (``len(json.dumps(body.meta))``: ``body.meta``)."""
         if not (isinstance(expr, ast.Call) and dotted(expr.func) == "len" and len(expr.args) == 1):
             return None
+        if key:
+            return measured_key(expr.args[0], self.params, self._unalias)
         roots = {n.id for n in ast.walk(expr.args[0]) if isinstance(n, ast.Name) and n.id in self.params}
         roots.discard("self")
         return roots.pop() if len(roots) == 1 else None
 
-    def _size_rejected(self, test: ast.AST) -> str | None:
-        """The parameter a raising test rejects when its size is too large (``if size > max_size:``)."""
+    def _unalias(self, key: str) -> str:
+        """*key* in the parameter's terms when its root is a local alias (``users`` -> ``body.users``)."""
+        root, dot, rest = key.partition(".")
+        held = self.aliases.get(root)
+        return held + dot + rest if held is not None else key
+
+    def _size_rejected(self, test: ast.AST, key: bool = False) -> str | None:
+        """The parameter a raising test rejects when its size is too large (``if size > max_size:``);
+        with *key*, the parameter key (``body.meta``)."""
         if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
-            return next((p for p in map(self._size_rejected, test.values) if p), None)
+            return next((p for p in (self._size_rejected(v, key) for v in test.values) if p), None)
         if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
             return None
         left, op, right = test.left, test.ops[0], test.comparators[0]
         larger = left if isinstance(op, (ast.Gt, ast.GtE)) else right if isinstance(op, (ast.Lt, ast.LtE)) else None
         if isinstance(larger, ast.Name):
-            return self.sizes.get(larger.id)
-        return self._measured(larger) if larger is not None else None
+            return (self.size_keys if key else self.sizes).get(larger.id)
+        return self._measured(larger, key) if larger is not None else None
 
     def _loop(self, iterable: ast.AST, line: int) -> dict:
         src = self.prov(iterable)

@@ -130,9 +130,9 @@ class UnboundedEndpointCollection(Rule):
     - truncation before use (`ids = ids[:N]`), or a handler that only uses
       a constant-bound slice of the parameter (`ids[:N]`, `islice(ids, N)`);
     - a first use that hands the list to a function of the project, in any
-      module, that rejects it once too long (`blobs = await read_uploads(files)`
-      where `read_uploads` raises on `len(files) > N`, itself or through a
-      helper);
+      module, that rejects it once too long (`blobs = await read_uploads(files)`,
+      also by keyword, where `read_uploads` raises on `len(files) > N`,
+      itself or through a helper);
     - a check that rejects any list but one literal
       (`if update_mask != ["is_paused"]: raise ...`): only that list goes on.
     A mapping body the handler only reads by fixed keys (`body["name"]`,
@@ -281,12 +281,13 @@ def _checked_by_callee(func: cst.FunctionDef, name: str, ctx: Context) -> bool:
         if not (isinstance(node, cst.Name) and node.value == name):
             continue
         arg = parents.get(id(node))
-        call = parents.get(id(arg)) if isinstance(arg, cst.Arg) and arg.keyword is None and not arg.star else None
+        call = parents.get(id(arg)) if isinstance(arg, cst.Arg) and not arg.star else None
         if not isinstance(call, cst.Call):
             return False  # the first use is not a plain argument: the list is used before any callee checks it
         ref = ctx.project_ref(call.func)
-        position = next(i for i, a in enumerate(call.args) if a is arg)
-        return ref is not None and bool(ctx.project.ask("size_checked", ref, position))
+        # a position, or the keyword it is passed by (`read_uploads(files=files)`)
+        at = arg.keyword.value if arg.keyword is not None else next(i for i, a in enumerate(call.args) if a is arg)
+        return ref is not None and bool(ctx.project.ask("size_checked", ref, at))
     return False
 
 

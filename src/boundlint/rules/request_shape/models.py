@@ -26,6 +26,7 @@ from boundlint.rules.request_shape.model_roles import (
     _write_view_serializers,
 )
 from boundlint.rules.request_shape.mapping_uses import RECORD, WALKED, mapping_uses
+from boundlint.rules.request_shape.unread import unread_fields
 from boundlint.rules.request_shape.model_sources import (
     _DUMPS, _built_here, _constructed, _data_source, _data_source_of, _decoded, _dumped_by_helper, _fills_from_data,
     _http_call, _injected,
@@ -166,8 +167,16 @@ class UnboundedRequestCollection(Rule):
       also through `ids = body.ids`, the forms BND202 counts for a
       parameter), or endpoints that only use a constant-bound slice of it
       (`body.ids[:MAX]`); for endpoints in other modules, a rejecting
-      `if len(body.ids) > N:` (also `if body.ids is not None and ...`) in
-      every one of them;
+      `if len(body.ids) > N:` (also `if body.ids is not None and ...`, on
+      a local that holds it, `ids = body.ids`, or on its serialised size,
+      `len(json.dumps(body.meta)) > N`) in every one of them;
+    - a project function, in any module, that every endpoint taking the
+      model hands the field to (`check_files(form.files)`), or the whole
+      model to (`await notes.save(body)`, whose `save` checks
+      `form.files`), and that rejects it once too long or too large
+      (`if len(files) > MAX_FILES: raise ...`), itself or through one more
+      call, before the endpoint does other work with the field (not a
+      check after a loop over it);
     - a set or mapping whose items or keys come from a finite type
       (`set[Literal["a", "b"]]`, `dict[Tier, str]` with a same-module enum
       `Tier`, or an enum imported from another module of the project,
@@ -188,6 +197,13 @@ class UnboundedRequestCollection(Rule):
       own, each serialising the whole body straight into a request to a URL
       (`client.post("/api/embed", content=form.model_dump_json())`): one
       option object of one forwarded payload;
+    - a field that every endpoint of the project taking the model leaves
+      alone: none reads it, nor does a project function it hands the model
+      to, or each assigns it before any use (`form.meta = None`); not when
+      a class derives from the model, another model of the module nests
+      it, the model's methods or a validator in its annotation name it,
+      or an endpoint uses the whole model otherwise (`body.model_dump()`,
+      `body` passed outside the project: every field counts as read);
     - a mapping in a model that only its class name calls a request
       (`*Request` with no endpoint, loader or partial cap behind it);
     - response models and outbound payloads, as for any field.
@@ -388,6 +404,8 @@ class UnboundedRequestCollection(Rule):
                     continue  # every endpoint taking the model rejects an oversized `body.field` first
                 if not part_of and f.name in mod.checked.get(name, ()):
                     continue  # as above, for the endpoints in every module of the project
+                if not part_of and f.name in unread_fields(name, mod, models, fields, ctx):
+                    continue  # every endpoint taking the model ignores the field, or clears it before any use
                 walked: tuple[str, ...] = ()
                 if f.shape.free_form:
                     if name in mod.by_name:
