@@ -1,0 +1,39 @@
+"""The linked facts a rule may ask of the project: each a pure function of the index.
+
+Every query takes the ``ProjectIndex`` and JSON-ready arguments (refs are
+absolute dotted names) and returns a JSON-ready answer, so that the result
+cache can re-ask it on a later run and compare (see ``view.ProjectView``).
+Answers that carry evidence are chains: lists of ``"what (path:line)"``
+steps, outermost first.
+
+By question: ``limits`` (limiters, length checks, client factories, pauses,
+batches), ``config`` (settings, returns, constructions), ``requests`` (which
+classes endpoints take and which fields they read or check), ``rejects``
+(functions that reject an oversized argument), ``callers`` (what callers pass,
+fan-outs over calls), ``dependency`` (dependency calls, failures, pools);
+``index.once`` answers whether only once-contexts call a function.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from boundlint.index.once import once_callers
+from boundlint.index.queries.callers import (
+    passed, per_item_callers, size_checked, sized_by_callers, spawn_sources, spawned_dependency,
+)
+from boundlint.index.queries.config import configured, constructed, returns
+from boundlint.index.queries.dependency import dependency, failing_dependency, instance_of, pooled
+from boundlint.index.queries.limits import batches, client_factory, len_checked, limiter, pauses
+from boundlint.index.queries.requests import class_uses, input_field_reads, input_len_checks, is_enum, taken_as_input
+
+QUERIES: dict[str, Callable] = {
+    "instance_of": instance_of,
+    "limiter": limiter, "len_checked": len_checked, "client_factory": client_factory, "pauses": pauses,
+    "batches": batches, "configured": configured, "class_uses": class_uses, "spawn_sources": spawn_sources,
+    "per_item_callers": per_item_callers, "sized_by_callers": sized_by_callers, "dependency": dependency,
+    "spawned_dependency": spawned_dependency, "failing_dependency": failing_dependency, "pooled": pooled,
+    "size_checked": size_checked, "input_len_checks": input_len_checks, "input_field_reads": input_field_reads,
+    "is_enum": is_enum, "taken_as_input": taken_as_input, "returns": returns, "constructed": constructed,
+    "passed": passed,
+    "once_callers": once_callers,
+}

@@ -1,0 +1,164 @@
+"""What callers pass: where an argument comes from, fan-outs and loops over a function's calls."""
+from __future__ import annotations
+
+from boundlint.index.project import ProjectIndex
+from boundlint.index.queries.common import _DEPTH
+from boundlint.index.queries.dependency import dependency
+from boundlint.index.queries.limits import limiter
+from boundlint.index.queries.rejects import _rejects
+
+def _input_chain(index: ProjectIndex, entry, func: str, key: str, depth: int, seen: frozenset) -> list[str] | None:
+    """A chain showing that parameter key *key* of function *func* carries request input, else None."""
+    if depth > _DEPTH or (entry.path, func, key) in seen:
+        return None
+    seen = seen | {(entry.path, func, key)}
+    facts = entry.summary["functions"][func]
+    root = key.split(".", 1)[0]
+    here = index.where(entry, facts["line"])
+    if facts["route"] and any(param == root for param, _ in facts["inputs"]):
+        return [f"request input `{key}` of `{func}()` {facts['route']} ({here})"]
+    rev = index.reverse()
+    target = f"{index.canonical(entry)}.{func}"
+    params = facts["params"][1:] if facts["method"] else facts["params"]
+    if root not in params:
+        return None
+    position = params.index(root)
+    for caller_entry, caller, call in rev["callers"].get(target, ()):
+        prov = call["args"][position] if position < len(call["args"]) else call["kwargs"].get(root)
+        source = _param_of(prov)
+        if source is None:
+            continue
+        rest = key[len(root):]
+        chain = _input_chain(index, caller_entry, caller, source + rest, depth + 1, seen)
+        if chain:
+            return chain + [f"`{func}({root})` called by `{caller}()` ({index.where(caller_entry, call['line'])})"]
+    return None
+
+
+def _param_of(prov: dict | None) -> str | None:
+    while prov is not None and "item" in prov:
+        prov = prov["item"]
+    return prov.get("param") if prov else None
+
+
+def _passed_for(index: ProjectIndex, ref: str, param: str) -> tuple[str, list[tuple]]:
+    """The project function *ref*'s qualname, and ``(caller module, caller, call record, provenance)``
+    for each call of it, with the provenance of what the caller passes for its parameter *param*
+    (None when not passed); ``("", [])`` when *ref* is no project function or has no such parameter."""
+    found = index.function(ref)
+    if found is None:
+        return "", []
+    entry, name, facts = found
+    params = facts["params"][1:] if facts["method"] else facts["params"]
+    if param not in params:
+        return "", []
+    position = params.index(param)
+    out = []
+    for caller_entry, caller, call in index.reverse()["callers"].get(f"{index.canonical(entry)}.{name}", ()):
+        prov = call["args"][position] if position < len(call["args"]) else call["kwargs"].get(param)
+        out.append((caller_entry, caller, call, prov))
+    return name, out
+
+
+def passed(index: ProjectIndex, ref: str, param: str) -> list[dict] | None:
+    """What each call of the project function *ref* passes for its parameter *param*:
+    ``{"text": "settings.repos" or None, "input": bool, "where": "path:line"}``, *text* when the caller
+    passes one of its own parameters or an attribute of one, *input* when that carries request input;
+    None when nothing in the project calls *ref*."""
+    _name, calls_of = _passed_for(index, ref, param)
+    out = []
+    for caller_entry, caller, call, prov in calls_of:
+        source = prov.get("param") if prov else None
+        chain = _input_chain(index, caller_entry, caller, source, 0, frozenset()) if source else None
+        out.append({"text": source, "input": bool(chain), "where": index.where(caller_entry, call["line"])})
+    return out or None
+
+
+def _spawned(index: ProjectIndex, ref: str, param: str) -> tuple | None:
+    """``(chain, provenance, caller module, call record, name)`` for the first caller of *ref* that passes,
+    as *param*, one new call per item of request input; else None."""
+    name, passed = _passed_for(index, ref, param)
+    for caller_entry, caller, call, prov in passed:
+        if not prov or "each" not in prov:
+            continue
+        source = _param_of(prov["each"])
+        if source is None or limiter(index, prov["call"]):
+            continue
+        chain = _input_chain(index, caller_entry, caller, source, 0, frozenset())
+        if chain:
+            return chain, prov, caller_entry, call, name
+    return None
+
+
+def spawn_sources(index: ProjectIndex, ref: str, param: str) -> list[str] | None:
+    """A chain when callers of *ref* pass, as *param*, one new call per item of request input; else None."""
+    found = _spawned(index, ref, param)
+    if found is None:
+        return None
+    chain, prov, caller_entry, call, name = found
+    made = prov["call"].rsplit(".", 1)[-1]
+    return chain + [f"one `{made}()` per item of `{_param_of(prov['each'])}`, passed to `{name}()` "
+                    f"({index.where(caller_entry, call['line'])})"]
+
+
+def spawned_dependency(index: ProjectIndex, ref: str, param: str) -> str | None:
+    """What the per-item call that callers pass to *ref* as *param* reaches (``dependency``); None when
+    no caller passes one per item of request input."""
+    found = _spawned(index, ref, param)
+    return dependency(index, found[1]["call"]) if found is not None else None
+
+
+def sized_by_callers(index: ProjectIndex, ref: str, param: str) -> list[str] | None:
+    """A chain when some caller of *ref*, in any module, passes for *param* the length of a collection
+    (``refresh_all(accounts, threads=len(accounts))``); outermost first, else None."""
+    name, passed = _passed_for(index, ref, param)
+    for caller_entry, caller, call, prov in passed:
+        if not prov or "len" not in prov:
+            continue
+        source = _param_of(prov["len"])
+        chain = _input_chain(index, caller_entry, caller, source, 0, frozenset()) if source else None
+        short = name.rsplit(".", 1)[-1]
+        return (chain or []) + [f"`{prov['text']}` passed as `{param}` to `{short}()` by `{caller}()` "
+                                f"({index.where(caller_entry, call['line'])})"]
+    return None
+
+
+def per_item_callers(index: ProjectIndex, ref: str, passes: bool = False, fanout: bool | None = None) -> list[str] | None:
+    """A chain when a caller in another module runs *ref* once per item of an unbounded loop or fan-out; else None.
+
+    Counts a call in a ``for`` loop or comprehension over the caller's input
+    (a parameter), and a function handed to a pool per item
+    (``pool.map(fetch, urls)``, ``executor.submit(fetch, u)`` in such a loop).
+    With *passes*, also a call on every pass of a ``while`` loop that does not
+    pause among its own statements (a consumer's loop: one pass per message).
+    *fanout*: True keeps only concurrent runs (a pool, a gather), False only
+    the others, None both.
+    """
+    found = index.function(ref)
+    if found is None:
+        return None
+    entry, name, _facts = found
+    for caller_entry, caller, call in index.reverse()["callers"].get(f"{index.canonical(entry)}.{name}", ()):
+        if caller_entry is entry:
+            continue  # the module's own loops are judged where they are, with all they show
+        loop = call["loop"]
+        if loop is None or loop["bounded"] or (fanout is not None and bool(loop.get("via")) != fanout):
+            continue
+        where = index.where(caller_entry, call["line"])
+        if loop["text"] == "while":
+            if passes and not loop.get("paced"):
+                return [f"`{caller}()` calls `{name}()` on every pass of a `while` loop that does not pause ({where})"]
+            continue
+        if loop["src"] is None:
+            continue  # volume must come from the caller's input: a loop over its own lookups is not evidence
+        if loop.get("via"):
+            return [f"`{caller}()` runs `{name}()` per item of `{loop['text']}` through `{loop['via']}` ({where})"]
+        return [f"`{caller}()` calls `{name}()` per item of `{loop['text']}` ({where})"]
+    return None
+
+
+def size_checked(index: ProjectIndex, ref: str, position: int | str = 0, depth: int = 0) -> str | None:
+    """``"`f` (path:line)"`` when the project function *ref* rejects its *position*-th argument (``self``
+    not counted; or the argument passed by that keyword) once its length or serialised size is too large,
+    itself or through a helper it passes that argument to (``validate(v)`` -> ``check_size(v, MAX)``); else None."""
+    return _rejects(index, ref, position, depth)

@@ -1,0 +1,4 @@
+"""What every query shares."""
+from __future__ import annotations
+
+_DEPTH = 4  # how many calls down a query follows

@@ -1,0 +1,68 @@
+"""Configured state: settings objects, what functions return, what constructions pass."""
+from __future__ import annotations
+
+from boundlint import tables
+from boundlint.index.project import ProjectIndex
+from boundlint.index.queries.common import _DEPTH
+
+def configured(index: ProjectIndex, ref: str) -> str | None:
+    """``"settings object `x` (path:line)"`` when *ref* is (an attribute of) an instance of a settings class."""
+    found = index.resolve(ref)
+    if found is None or found[0] != "instance":
+        return None
+    _, entry, name = found
+    head = name.split(".", 1)[0]
+    made = entry.summary["instances"][head]
+    if _settings_class(index, made, 0):
+        return f"settings object `{head}` ({index.where(entry, entry.summary.get('lines', {}).get(head, 1))})"
+    return None
+
+
+def returns(index: ProjectIndex, ref: str) -> dict | None:
+    """What the project function *ref* hands back (``index.returns``) with where it is defined:
+    ``{"fixed": n, "where": "`f` (path:line)"}`` (a handful of literal items),
+    ``{"param": name, "position": i, "where": ...}`` (its parameter *name*, unchanged; *i* counts
+    the parameters a caller passes, without ``self``), else None."""
+    found = index.function(ref)
+    if found is None or not found[2].get("returns"):
+        return None
+    entry, name, facts = found
+    answer = {**facts["returns"], "where": f"`{name}` ({index.where(entry, facts['line'])})"}
+    if "param" in answer:
+        params = facts["params"][1:] if facts["method"] else facts["params"]
+        if answer["param"] not in params:
+            return None
+        answer["position"] = params.index(answer["param"])
+    return answer
+
+
+def constructed(index: ProjectIndex, ref: str, param: str) -> dict | None:
+    """How the project builds the class *ref* with respect to its ``__init__`` parameter *param*:
+    ``{"built": n, "passing": ["path:line", ...]}`` (*n* constructions found, those that pass *param*),
+    else None when *ref* is no project class whose ``__init__`` takes *param*."""
+    found = index.resolve(ref)
+    if found is None or found[0] != "class":
+        return None
+    _, entry, name = found
+    init = entry.summary["functions"].get(f"{name}.__init__")
+    if init is None or param not in init["params"][1:]:
+        return None
+    position = init["params"][1:].index(param)
+    built, passing = 0, []
+    for caller_entry, _caller, call in index.reverse()["callers"].get(f"{index.canonical(entry)}.{name}", ()):
+        built += 1
+        if position < len(call["args"]) or param in call["kwargs"]:
+            passing.append(index.where(caller_entry, call["line"]))
+    return {"built": built, "passing": sorted(passing)}
+
+
+def _settings_class(index: ProjectIndex, ref: str, depth: int) -> bool:
+    if depth > _DEPTH:
+        return False
+    if ref in tables.table("settings-bases"):
+        return True
+    found = index.resolve(ref)
+    if found is None or found[0] != "class":
+        return ref.rsplit(".", 1)[-1] in ("BaseSettings",)
+    _, entry, name = found
+    return any(_settings_class(index, base, depth + 1) for base in entry.summary["classes"][name]["bases"])

@@ -1,0 +1,104 @@
+"""Whether a function reaches an external dependency, fails into its caller, or pools its work."""
+from __future__ import annotations
+
+from boundlint.facts import calls
+from boundlint.index.project import ProjectIndex
+from boundlint.index.queries.common import _DEPTH
+
+def dependency(index: ProjectIndex, ref: str, depth: int = 0, seen: frozenset = frozenset()) -> str | None:
+    """Whether calling the project function *ref* reaches an external dependency, following calls.
+
+    ``"`client.get()` in `fetch` (path:line)"`` when it does; ``""`` when its
+    body and every callee are shown to be local work; None when unknown (a
+    callee outside the project, a call of unknown effect, too deep).
+    """
+    return _dependency(index, ref, depth, seen, False)
+
+
+def failing_dependency(index: ProjectIndex, ref: str) -> str | None:
+    """Whether a dependency's failure reaches the caller of the project function *ref*: as
+    ``dependency``, but a call inside a ``try`` that catches every exception and does not raise
+    (in *ref* or in a function it calls) does not count, its failure stops there."""
+    return _dependency(index, ref, 0, frozenset(), True)
+
+
+def _dependency(index: ProjectIndex, ref: str, depth: int, seen: frozenset, failures: bool) -> str | None:
+    found = _callable(index, ref)
+    if found is None:
+        kind = index.resolve(ref)
+        if kind is not None and kind[0] == "class":
+            init = index.function(f"{ref}.__init__")
+            return "" if init is None else _dependency(index, f"{ref}.__init__", depth + 1, seen, failures)
+        if kind is not None and kind[0] == "instance" and kind[2].count(".") == 1:
+            made = kind[1].summary["instances"][kind[2].split(".")[0]]
+            method = kind[2].rsplit(".", 1)[1]
+            if method in calls.LOCAL_METHODS and calls.classify(made, None, None, verbs=False) != calls.DEPENDENCY:
+                return ""  # `log.exception(...)` on a module's logger: in-process work
+        return None
+    entry, name, facts = found
+    dep, opaque = (facts.get("dep_out"), facts.get("opaque_out")) if failures else (facts.get("dep"), facts.get("opaque"))
+    if dep:
+        what, line = dep
+        return f"{what} in `{name}` ({index.where(entry, line)})"
+    if depth >= _DEPTH or ref in seen:
+        return None
+    answer: str | None = None if opaque else ""
+    for call in facts["calls"]:
+        if failures and call.get("absorbed"):
+            continue
+        inner = _dependency(index, call["ref"], depth + 1, seen | {ref}, failures)
+        if inner:
+            return inner
+        if inner is None:
+            answer = None
+    return answer
+
+
+def _callable(index: ProjectIndex, ref: str) -> tuple | None:
+    """``function``'s answer for *ref*, also for a method of a module-level instance
+    (``CLIENT.get`` where ``CLIENT = AsyncClient()``): the class's method."""
+    found = index.function(ref)
+    if found is not None:
+        return found
+    kind = index.resolve(ref)
+    if kind is None or kind[0] != "instance" or kind[2].count(".") != 1:
+        return None
+    head, method = kind[2].split(".")
+    made = kind[1].summary["instances"].get(head)
+    cls = index.resolve(made)
+    if cls is None or cls[0] != "class":
+        return None
+    return index.function(f"{index.canonical(cls[1])}.{cls[2]}.{method}")
+
+
+def pooled(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
+    """``"`asyncio.to_thread()` in `f` (path:line)"`` when the project coroutine *ref* awaits only work
+    handed to a thread pool of fixed size, itself or through project coroutines it awaits (two calls
+    down at most), and local work; a call that reaches a dependency outside the pool, or an awaited
+    call of unknown effect, makes it None."""
+    found = _callable(index, ref)
+    if found is None or depth > 1:
+        return None
+    entry, name, facts = found
+    if not facts.get("async") or facts.get("pool_other"):
+        return None
+    hit = f"{facts['pool'][0]} in `{name}` ({index.where(entry, facts['pool'][1])})" if facts.get("pool") else None
+    for call in facts["calls"]:
+        if call["loop"] and call["loop"].get("via"):
+            continue  # a function handed to a pool per item: the pool runs it
+        inner = pooled(index, call["ref"], depth + 1) if call.get("awaited") else None
+        if inner:
+            hit = hit or inner
+        elif call.get("awaited") and _dependency(index, call["ref"], 0, frozenset(), False) != "":
+            return None  # awaited work of its own, or of unknown effect
+        elif not call.get("awaited") and _dependency(index, call["ref"], 0, frozenset(), False):
+            return None
+    return hit
+
+
+def instance_of(index: ProjectIndex, ref: str) -> str | None:
+    """The ref of the class or factory a module-level name *ref* was built by (``SLOTS = asyncio.Semaphore(8)``)."""
+    found = index.resolve(ref)
+    if found is None or found[0] != "instance" or "." in found[2]:
+        return None
+    return found[1].summary["instances"][found[2]]

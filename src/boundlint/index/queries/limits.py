@@ -1,0 +1,85 @@
+"""Limits a callee shows: limiters entered, length checks, client factories, pauses, fixed-size batches."""
+from __future__ import annotations
+
+from boundlint.index.project import ProjectIndex
+from boundlint.index.queries.common import _DEPTH
+from boundlint.index.queries.dependency import dependency
+
+def limiter(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
+    """``"a limiter in `f` (path:line)"`` when calling *ref* (as a context manager or plainly) enters a shared limiter."""
+    found = index.function(ref)
+    if found is None or depth > _DEPTH:
+        return None
+    entry, name, facts = found
+    if facts["limiter"]:
+        return f"a limiter in `{name}` ({index.where(entry, facts['line'])})"
+    for inner in facts["with_calls"]:
+        hit = limiter(index, inner, depth + 1)
+        if hit:
+            return hit
+    return _limiter_below(index, facts) if depth == 0 else None
+
+
+def _limiter_below(index: ProjectIndex, facts: dict) -> str | None:
+    """The limiter a function waits for one call further down: it awaits a project function that
+    enters one, and no other call it makes reaches a dependency (every dependency call waits)."""
+    if facts["dep"]:
+        return None
+    found = None
+    for call in facts["calls"]:
+        hit = limiter(index, call["ref"], 1) if call.get("awaited") else None
+        if hit:
+            found = found or hit
+        elif dependency(index, call["ref"]):
+            return None
+    return found
+
+
+def len_checked(index: ProjectIndex, ref: str) -> dict | None:
+    """``{"params": [...], "keys": [...], "where": "path:line"}``: what the project function *ref* rejects when oversized."""
+    found = index.function(ref)
+    if found is None or not found[2]["len_checked"]:
+        return None
+    entry, name, facts = found
+    params = facts["params"][1:] if facts["method"] else facts["params"]
+    return {"params": params, "keys": facts["len_checked"], "where": f"`{name}` ({index.where(entry, facts['line'])})"}
+
+
+def client_factory(index: ProjectIndex, ref: str, depth: int = 0) -> list | None:
+    """``[client qualname, "`f` (path:line)"]`` when each call of *ref* builds and returns a new client."""
+    found = index.function(ref)
+    if found is None or depth > _DEPTH:
+        return None
+    entry, name, facts = found
+    if facts["cached"]:
+        return None
+    if facts["client"]:
+        return [facts["client"], f"`{name}` ({index.where(entry, facts['line'])})"]
+    if facts["client_call"]:
+        inner = client_factory(index, facts["client_call"], depth + 1)
+        if inner:
+            return [inner[0], f"`{name}` ({index.where(entry, facts['line'])})"]
+    return None
+
+
+def pauses(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
+    """``"`f` (path:line)"`` when the project function *ref* sleeps or backs off on every call."""
+    found = index.function(ref)
+    if found is None or depth > _DEPTH:
+        return None
+    entry, name, facts = found
+    if facts["pauses"]:
+        return f"`{name}` ({index.where(entry, facts['line'])})"
+    for call in facts["calls"]:
+        if call["loop"] is None and pauses(index, call["ref"], depth + 1):
+            return f"`{name}` ({index.where(entry, facts['line'])})"
+    return None
+
+
+def batches(index: ProjectIndex, ref: str) -> str | None:
+    """``"fixed-size batches from `f` (path:line)"`` when *ref* splits its input into fixed-size batches."""
+    found = index.function(ref)
+    if found is None or not found[2]["batches"]:
+        return None
+    entry, name, facts = found
+    return f"fixed-size batches from `{name}` ({index.where(entry, facts['line'])})"
