@@ -123,9 +123,13 @@ def test_taken_as_input_needs_the_project_in_sight(tmp_path):
         "pyproject.toml": "",
         "svc/__init__.py": "",
         "svc/types/models.py": (  # a namespace folder: no __init__.py
-            "from pydantic import BaseModel\n\nclass Item(BaseModel):\n    pass\n\nclass Body(BaseModel):\n    items: list['Item']\n\n"
+            "from typing import Union\n\nfrom pydantic import BaseModel, RootModel\n\n"
+            "class Item(BaseModel):\n    pass\n\nclass Body(BaseModel):\n    items: list['Item']\n    batch: 'Batch'\n\n"
             "class Base(BaseModel):\n    pass\n\nclass Query(Base):\n    pass\n\nclass Read(BaseModel):\n    pass\n\n"
-            "class Outbound(BaseModel):\n    pass\n\nclass OnlyTested(BaseModel):\n    pass\n"
+            "class Outbound(BaseModel):\n    pass\n\nclass OnlyTested(BaseModel):\n    pass\n\n"
+            "class Variant(BaseModel):\n    pass\n\nclass Rooted(BaseModel):\n    pass\n\n"
+            "AnyVariant = Union[Variant, Item]\n\nclass Holder(BaseModel):\n    variant: AnyVariant\n\n"
+            "class Roots(RootModel[list[Rooted]]):\n    pass\n\nclass Batch(BaseModel):\n    holder: Holder\n    roots: Roots\n"
         ),
         "svc/api.py": (
             "from fastapi import APIRouter, Depends, Request\nfrom svc.types.models import *\n\nrouter = APIRouter()\n\n"
@@ -142,12 +146,12 @@ def test_taken_as_input_needs_the_project_in_sight(tmp_path):
     })
     index = build_index(str(tmp_path), True)
     answers = {n: queries.taken_as_input(index, f"svc.types.models.{n}")
-               for n in ("Body", "Item", "Query", "Base", "Read", "Outbound", "OnlyTested")}
+               for n in ("Body", "Item", "Query", "Base", "Read", "Outbound", "OnlyTested", "Variant", "Rooted")}
     # a body through a star import, the model it nests by a string annotation, a `Depends()` query model and
     # its base, a model a request handler reads the body into; not a payload built in a local named `request`,
-    # nor one only a test mentions
+    # nor one only a test mentions; through a type alias and a root model's item type
     assert answers == {"Body": "yes", "Item": "yes", "Query": "yes", "Base": "yes", "Read": "yes",
-                       "Outbound": "no", "OnlyTested": "no"}
+                       "Outbound": "no", "OnlyTested": "no", "Variant": "yes", "Rooted": "yes"}
     assert queries.taken_as_input(index, "tests.test_api.test_it") == "unknown"  # not a class
     alone = build_index(str(tmp_path / "loose"), False)
     assert queries.taken_as_input(alone, "schemas.Alone") == "unknown"  # a loose module: the project is not in sight

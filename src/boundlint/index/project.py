@@ -59,7 +59,8 @@ def _root_of(directory: str) -> tuple[str, bool]:
 
 def _defines(summary: dict, name: str) -> bool:
     """True when a module summary defines or imports *name* by name."""
-    return any(name in summary[part] for part in ("functions", "classes", "instances", "constants", "imports"))
+    return any(name in summary.get(part, ()) for part in ("functions", "classes", "instances", "constants", "imports",
+                                                          "aliases"))
 
 
 def module_names(path: str, root: str) -> list[str]:
@@ -148,7 +149,7 @@ class ProjectIndex:
         return None
 
     def resolve(self, ref: str | None) -> tuple[str, ModuleEntry, str] | None:
-        """``(kind, module, name)`` defining *ref*: kind is function, class, instance, constant or module.
+        """``(kind, module, name)`` defining *ref*: kind is function, class, instance, constant, alias or module.
 
         Follows imports and re-exports through ``__init__`` modules; an import
         cycle or a name the project does not define gives None.
@@ -174,6 +175,8 @@ class ProjectIndex:
                 return "instance", entry, rest
             if head in summary.get("constants", {}):
                 return "constant", entry, rest
+            if head in summary.get("aliases", {}):
+                return ("alias", entry, head) if not tail else None
             target = summary["imports"].get(head)
             if isinstance(target, str):
                 ref = f"{target}.{tail}" if tail else target

@@ -20,6 +20,7 @@ cached by content):
   ``outputs`` (types it sends back), ``binds`` (local name -> per-item provenance);
 - ``classes``: name -> ``{line, bases, fields}`` (``fields``: refs in its annotated attributes' types);
   ``instances``: module name -> class ref;
+- ``aliases``: type aliases (``AnyConfig = Union[A, B]``) -> the refs they name;
 - ``request_refs``: refs of capitalised names that functions reading a request mention
   (routes, and functions with a ``request`` parameter): the models they may validate the body into;
 - ``built``: refs of classes the module constructs and serialises at once (outbound payloads).
@@ -41,7 +42,7 @@ from boundlint.index.reader import FunctionReader, dotted, resolve_import_from
 def empty() -> dict:
     """The summary of a module that defines nothing (one ``ast`` cannot read, or no module at all)."""
     return {"imports": {}, "functions": {}, "classes": {}, "instances": {}, "built": [], "filled": [], "constants": {},
-            "lines": {}, "request_refs": [], "hooks": [], "passed": []}
+            "lines": {}, "request_refs": [], "hooks": [], "passed": [], "aliases": {}}
 
 
 def summarize(text: str, module: str, is_package: bool) -> dict:
@@ -98,6 +99,8 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                         out["lines"][target.id] = stmt.lineno
                 elif isinstance(value, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
                     out["constants"][target.id] = "literal"
+                elif isinstance(value, (ast.Subscript, ast.BinOp)) and target.id[:1].isupper():
+                    out["aliases"][target.id] = sorted(_annotation_refs(value, ref))  # Any = Union[A, B]
     instances = out["instances"]
     request_refs: set[str] = set()
     for stmt in body:
@@ -108,7 +111,9 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
         elif isinstance(stmt, ast.ClassDef):
             bases = [r for r in map(_base_ref(ref), stmt.bases) if r]
             fields = sorted({r for inner in stmt.body if isinstance(inner, ast.AnnAssign)
-                             for r in _annotation_refs(inner.annotation, ref)})
+                             for r in _annotation_refs(inner.annotation, ref)}
+                            | {r for b in stmt.bases if isinstance(b, ast.Subscript)  # RootModel[list[Item]]
+                               for r in _annotation_refs(b.slice, ref)})
             out["classes"][stmt.name] = {"line": stmt.lineno, "bases": bases, "fields": fields}
             for inner in _flat(stmt.body):
                 if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):

@@ -68,10 +68,14 @@ def _input_closure(index: ProjectIndex) -> frozenset[str]:
             continue
         seen.add(key)
         found = index.resolve(key)
-        if found is None or found[0] != "class":
+        if found is None or found[0] not in ("class", "alias"):
             continue
-        cls = found[1].summary["classes"][found[2]]
-        for r in (*cls["bases"], *cls.get("fields", ())):
+        if found[0] == "alias":  # AnyConfig = Union[A, B]: a field typed with it takes A and B
+            refs = found[1].summary["aliases"][found[2]]
+        else:
+            cls = found[1].summary["classes"][found[2]]
+            refs = (*cls["bases"], *cls.get("fields", ()))
+        for r in refs:
             k = index.key(r)
             if k is not None and k not in seen:
                 queue.append(k)
