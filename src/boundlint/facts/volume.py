@@ -453,7 +453,9 @@ class _Reader:
             picked = self.items(expr, depth + 1)
             if picked is not None:
                 return _worst([self.expr(p, depth + 1) for p in picked]) if picked else (FIXED, "a literal")
-            return self.expr(expr.value, depth + 1)
+            kind = self.expr(expr.value, depth + 1)
+            # one part of a fixed-size result (`order, items = make()`) may be of any size
+            return (UNKNOWN, "") if kind[0] == FIXED else kind
         if isinstance(expr, cst.Call):
             return self.call(expr, depth)
         if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
