@@ -253,8 +253,7 @@ def failure_branch(ctx: Context) -> FailureBranch | None:
 
 def local_fault(handler: cst.ExceptHandler, ctx=None) -> bool:
     """True when *handler* catches only errors of local work on the item, or verdicts on it
-    (the ``per-item-errors`` table: ``ValueError``, ``json.JSONDecodeError``, ``*NotFound``, FastAPI's
-    ``HTTPException`` ...).  *ctx* (a Context) resolves imported names and the configured table.
+    (the ``per-item-errors`` table: ``ValueError``, ``json.JSONDecodeError``, ``*NotFound``, ``*Forbidden`` ...).  *ctx* (a Context) resolves imported names and the configured table.
 
     A bare ``except`` or ``except Exception`` may catch a dependency's
     failure, so it is not local.

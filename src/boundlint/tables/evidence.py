@@ -57,8 +57,7 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
         ("ValueError", "KeyError", "TypeError", "IndexError", "AttributeError", "LookupError", "UnicodeDecodeError",
          "UnicodeError", "JSONDecodeError", "ValidationError", "DecodeError", "ParseError", "binascii.Error",
          "struct.error", "UnpicklingError", "InvalidMessage", "MessageDecodeError", "PermissionError",
-         "PermissionDenied", "fastapi.HTTPException", "starlette.exceptions.HTTPException",
-         "*NotFound", "*DoesNotExist", "*Forbidden", "*Denied", "*Blocked"),
+         "PermissionDenied", "*NotFound", "*DoesNotExist", "*Forbidden", "*Denied", "*Blocked"),
         None),
     "once-decorators": (
         "Decorators of functions that run once per process or by hand: CLI commands, start-up hooks, fixtures.",

@@ -85,16 +85,18 @@ class LogStormInLoop(Rule):
       deployment, and a line per bad row is its report.
 
     Found at `low` severity (hidden by default; `--min-severity low` shows it):
-    - a handler that catches only errors of the item's own work or verdicts on it (the `per-item-errors`
-      table: `ValueError`, `KeyError`, `*NotFound`, `PermissionError`,
-      FastAPI's `HTTPException` ...): an outage raises something it does not
-      catch, so it logs once per bad item, not once per item in an outage.
-    - a `try` whose every dependency call fails inside an inner `try` that catches
-      everything (a bare `except`, `except Exception`) and does not raise
-      again, in the same function or in a project function it calls, in any
-      module (a helper that logs and returns `None` when its request fails):
-      the handler never sees the dependency fail, and the helper's own log
-      line is judged where it is.
+    - a handler that catches only errors of the item's own work or
+      verdicts on it (the `per-item-errors` table: `ValueError`,
+      `KeyError`, `*NotFound`, `PermissionError`, `*Forbidden`,
+      `*Blocked` ...): an outage raises something it does not catch, so
+      it logs once per bad item, not once per item in an outage.
+    - a `try` whose every dependency call fails inside an inner `try`
+      that catches everything (a bare `except`, `except Exception`) and
+      does not raise again, in the same function or in a project
+      function it calls, in any module (a helper that logs and returns
+      `None` when its request fails): the handler never sees the
+      dependency fail, and the helper's own log line is judged where it
+      is.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
     code, name = "BND301", "log-storm-in-loop"
     prefilter = _LOOP_LOG_PREFILTER

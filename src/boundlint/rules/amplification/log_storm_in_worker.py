@@ -52,7 +52,7 @@ class LogStormInWorker(Rule):
     - in a message handler, an `except` that catches only errors of local
       work on the message, or verdicts on it (the `per-item-errors` table:
       `ValueError`, `KeyError`, `json.JSONDecodeError`, `ValidationError`,
-      `*NotFound`, `PermissionError`, FastAPI's `HTTPException` ...): a
+      `*NotFound`, `PermissionError`, `*Forbidden`, `*Blocked` ...): a
       malformed or refused message is its own fault, not a failing
       dependency's.  `except Exception` counts.
 
