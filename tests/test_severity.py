@@ -85,3 +85,13 @@ def test_a_bad_min_severity_in_the_config_is_one_clear_line(tmp_path, capsys):
     assert main(["check", "--no-cache", str(tmp_path / "api.py")]) == 2
     err = capsys.readouterr().err
     assert "min-severity must be one of \"low\", \"medium\", \"high\"" in err and "Traceback" not in err
+
+
+def test_call_classes_read_the_method_before_the_receiver_name():
+    from boundlint.facts import calls
+
+    # a dict named after a client is still a dict: only a container has `.items()`
+    assert calls.classify(None, "self.client_kwargs", "items") == calls.LOCAL
+    assert calls.classify(None, "self.http_client", "get") == calls.DEPENDENCY
+    assert calls.classify(None, "redis_conn", "keys") == calls.DEPENDENCY  # a Redis command too
+    assert calls.classify(None, "settings", "keys") == calls.LOCAL

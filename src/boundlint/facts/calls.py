@@ -35,6 +35,12 @@ LOCAL_METHODS = frozenset({
     "most_common", "elements", "isoformat", "hexdigest", "digest", "bit_length", "to_bytes", "from_bytes",
 })
 
+# Methods no client, driver or session has (unlike `get`, `keys`, `copy`, `count`, `index`): a container's.
+_CONTAINER_ONLY = frozenset({
+    "items", "values", "setdefault", "popitem", "splitlines", "strip", "lstrip", "rstrip", "startswith",
+    "endswith", "lower", "upper", "format", "format_map", "join", "removeprefix", "removesuffix",
+})
+
 
 def _words(name: str) -> set[str]:
     """``self._httpClient`` -> {"http", "client"}: snake_case and camelCase parts, lowercased."""
@@ -66,6 +72,8 @@ def classify(qualname: str | None, receiver: str | None, method: str | None, set
     if method is not None:
         if method in tables.table("dependency-methods", settings):
             return DEPENDENCY
+        if method in _CONTAINER_ONLY:
+            return LOCAL  # `client_kwargs.items()`: whatever the name says, only a container has these
         if receiver is not None:
             last = receiver.rsplit(".", 1)[-1]
             # an UPPER_CASE name is a client only when it says so last (`DB_CLIENT`, not `API_ROUTES`)
