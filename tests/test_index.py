@@ -32,6 +32,10 @@ def test_module_names_cover_src_layouts_and_namespace_packages(tmp_path):
     assert module_names(str(tmp_path / "src/app/__init__.py"), str(tmp_path)) == ["app", "src.app"]
     # ns/ has no __init__.py: a namespace package, known by its path below the root too
     assert module_names(str(tmp_path / "ns/app/m.py"), str(tmp_path)) == ["app.m", "ns.app.m"]
+    # folders no package chain reaches: the bare stem would name every `hooks.py` alike, so the name
+    # below the root comes first
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/types/extra/hooks.py": ""})
+    assert module_names(str(tmp_path / "pkg/types/extra/hooks.py"), str(tmp_path))[0] == "pkg.types.extra.hooks"
 
 
 def test_a_folder_without_init_inside_a_package_is_part_of_its_name(tmp_path):

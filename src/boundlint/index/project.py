@@ -96,7 +96,16 @@ def module_names(path: str, root: str) -> list[str]:
                 names.append(name)
     if short and short not in names:
         names.append(short)
-    return [n for n in names if n]
+    names = [n for n in names if n]
+    if names and "." not in names[0] and stem != "__init__" and not _is_package(os.path.dirname(full)):
+        # a bare stem (`x`, in folders no package chain names) names other modules alike: the name
+        # below the root (`pkg.types.hooks.x`) is the one its own refs must use
+        dotted = [n for n in names[1:] if "." in n]
+        preferred = [n for n in dotted if not n.startswith("src.")] or dotted
+        if preferred:
+            names.remove(preferred[0])
+            names.insert(0, preferred[0])
+    return names
 
 
 @dataclass
