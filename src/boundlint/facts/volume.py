@@ -24,7 +24,9 @@ import libcst as cst
 from boundlint import tables
 from boundlint.analysis.names import dotted
 from boundlint.facts import calls, placement
-from boundlint.facts.literals import index_of as _index_of, item as _item, literal_items as _literal_items
+from boundlint.facts.literals import (
+    capped as _capped, index_of as _index_of, item as _item, literal_items as _literal_items,
+)
 
 INPUT, CONFIGURED, FIXED, UNKNOWN = "input", "configured", "fixed", "unknown"
 
@@ -347,6 +349,9 @@ class _Reader:
         helper = self.helper(call, depth)
         if helper is not None:
             return helper
+        cap = _capped(call, self.ctx.settings)
+        if cap:
+            return FIXED, cap
         receiver = dotted(func.value) if isinstance(func, cst.Attribute) else None
         method = func.attr.value if isinstance(func, cst.Attribute) else None
         if calls.classify(self.ctx.qualname(func), receiver, method, self.ctx.settings) == calls.DEPENDENCY:
@@ -430,6 +435,9 @@ class _Reader:
         if isinstance(expr, cst.Await):
             if isinstance(expr.expression, cst.Call) and self.config_read(expr.expression.func):
                 return CONFIGURED, f"`{dotted(expr.expression.func)}(...)`, read from configuration"
+            cap = _capped(expr.expression, self.ctx.settings) if isinstance(expr.expression, cst.Call) else ""
+            if cap:
+                return FIXED, cap
             return INPUT, "the result of an awaited call, read at run time"
         if isinstance(expr, cst.Name):
             return self.name(expr.value, depth)

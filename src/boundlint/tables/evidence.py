@@ -59,6 +59,13 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
          "struct.error", "UnpicklingError", "InvalidMessage", "MessageDecodeError", "PermissionError",
          "PermissionDenied", "*NotFound", "*DoesNotExist", "*Forbidden", "*Denied", "*Blocked"),
         None),
+    "limit-keywords": (
+        "Keywords that cap how many items a call returns (`claim_due(limit=10)`, SQS "
+        "`receive_message(MaxNumberOfMessages=10)`): given a constant, the result holds at most that many.",
+        ("limit", "max_results", "max_items", "max_count", "max_records", "max_messages", "num_messages",
+         "page_size", "per_page", "batch_size", "top_k", "top_n", "MaxResults", "MaxItems", "MaxRecords",
+         "MaxNumberOfMessages"),
+        None),
     "once-decorators": (
         "Decorators of functions that run once per process or by hand: CLI commands, start-up hooks, fixtures.",
         ("command", "group", "callback", "on_startup", "on_shutdown", "startup", "shutdown", "lifespan",
