@@ -47,6 +47,9 @@ _LIMITS_DOC = """
     - the spawning loop waits for capacity: `await sem.acquire()`, or a
       `len(pending) >= N` check that awaits in-flight work (a semaphore held
       around the spawn does not count: it is released once the task starts);
+    - one task at a time: the task is stored in a name that an enclosing
+      `if` requires to hold none (`if self.task is None: self.task =
+      create_task(...)`, also `if not t` and `if t.done()`);
     - a dominating guard earlier in the function: `if len(xs) > N: raise`
       (or `return`, `abort(...)`, an abort helper such as
       `abort_invalid(...)` or a same-module function that ends by raising),
@@ -134,6 +137,9 @@ def spawn_limit(spawn: Spawn, loops: list[Loop], ctx: Context) -> tuple[Unbounde
         return found, "releases existing resources"
     if awaited_in_iteration(spawn, found.loop, ctx):
         return found, "awaited before the next iteration"
+    single = single_flight(found.loop, ctx)
+    if single:
+        return found, single
     if spawn.target is not None and not unshared_limiter(spawn.call, ctx, found.loop):
         limit = limits.callee_limit(spawn.target, ctx)
         if limit:
@@ -281,3 +287,42 @@ def _withs_depth(loop: Loop, ctx: Context) -> int:
         if isinstance(node, cst.With):
             depth += len(node.items)
     return depth
+
+
+def single_flight(loop: Loop, ctx: Context) -> str | None:
+    """``"one task at a time ..."`` when the spawn (the current node) is stored in a name that an
+    enclosing ``if`` inside *loop* requires to hold no task (``if self.task is None: self.task =
+    create_task(...)``, also ``if not t`` and ``t.done()``); else None."""
+    ancestors = ctx.ancestors
+    anchor = loop.node if loop.kind != "comp" else loop.owner
+    start = next((i for i, node in enumerate(ancestors) if node is anchor), None)
+    if start is None:
+        return None
+    stored = None
+    for node in reversed(ancestors[start + 1:]):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1:
+            stored = dotted(node.targets[0].target)
+            break
+        if isinstance(node, cst.BaseSuite):
+            return None  # the spawn is no assignment's value
+    if not stored:
+        return None
+    for node in ancestors[start + 1:]:
+        if isinstance(node, cst.If) and stored in _none_tests(node.test):
+            return f"one task at a time: started only while `{stored}` holds none"
+    return None
+
+
+def _none_tests(test: cst.BaseExpression) -> set[str]:
+    """Names *test* requires to hold no running task: ``x is None``, ``not x``, ``x.done()`` (or-ed)."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+        return _none_tests(test.left) | _none_tests(test.right)
+    if (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Is)
+            and isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None"):
+        return {dotted(test.left) or ""}
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return {dotted(test.expression) or ""}
+    if (isinstance(test, cst.Call) and isinstance(test.func, cst.Attribute) and test.func.attr.value == "done"
+            and not test.args):
+        return {dotted(test.func.value) or ""}
+    return set()
