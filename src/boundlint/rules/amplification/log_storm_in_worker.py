@@ -13,6 +13,7 @@ from boundlint.facts.dependency import caught
 from boundlint.facts.placement import tried_body
 from boundlint.rules.amplification.log_storms import _LOGGERS_DOC, _OPTIONS_DOC, _WORKER_LOG_PREFILTER, loop_storms, result_loop
 from boundlint.rules.base import Example, Rule
+from boundlint.verdicts.severity import LOW
 
 
 class LogStormInWorker(Rule):
@@ -60,6 +61,11 @@ class LogStormInWorker(Rule):
     fail inside a `try` that catches everything and does not raise again,
     there or in a project function it calls (also one it hands to a thread
     pool, `run_in_executor(None, partial(self.put, k))`), as in BND301.
+
+    Found at `low` severity (hidden by default): a worker whose handler
+    catches only errors of its own item or verdicts on it (the
+    `per-item-errors` table: `ValueError`, `*NotFound` ...): an outage
+    raises something else, so the worker logs once per bad item.
 
     A log call in a loop inside the worker is BND301's finding, not this one.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
@@ -167,9 +173,12 @@ class LogStormInWorker(Rule):
                     continue  # a message handler's parse error is the message's fault, not the dependency's
                 site = found[0]
                 reached = reached or "the failure of a task or message it is called back for"
+            # a handler that catches only the item's own faults (`except ObjectNotFound`) never sees an outage
+            severity = ((LOW, "the handler catches only per-item faults, not a dependency's failure")
+                        if handler is not None and local_fault(handler, ctx) else None)
             self.report(call, call=log.text, what=describe(log), worker=_func_name(func), site=site.describe(),
                         work=work, volume=getattr(site, "volume", None),
-                        reached=reached)
+                        reached=reached, severity=severity)
         self._candidates.clear()
 
 
