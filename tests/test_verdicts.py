@@ -35,3 +35,33 @@ def test_source_limits_are_typed():
     assert limits.batch_limit(cst.parse_expression("batched(ids, 50)"), Context("m.py", cst.parse_module(""), Settings())).kind \
         == verdicts.BATCHES
     assert _limit("ids") is None
+
+
+def test_storm_and_spawn_limits_are_typed(monkeypatch):
+    from boundlint.engine import check_source
+    from boundlint.rules.amplification import log_storms
+    from boundlint.rules.fanout import unbounded_task_spawn
+
+    seen = []
+
+    def spy(module, name):
+        real = getattr(module, name)
+
+        def wrapper(*args, **kwargs):
+            result = real(*args, **kwargs)
+            seen.append(result[1] if isinstance(result, tuple) else result)
+            return result
+        monkeypatch.setattr(module, name, wrapper)
+
+    spy(log_storms, "loop_storm_limit")
+    spy(unbounded_task_spawn, "spawn_limit")
+    source = (
+        "import asyncio, logging\nlog = logging.getLogger(__name__)\n\n"
+        "def push(client, rows):\n    for row in rows:\n        try:\n            client.send(row)\n"
+        "        except ConnectionError:\n            log.error('push failed')\n            raise\n\n"
+        "async def refresh(stream, client):\n    task = None\n    async for m in stream:\n"
+        "        if task is None:\n            task = asyncio.create_task(client.get(m))\n"
+    )
+    check_source(source, "m.py", Settings())
+    kinds = {kind_of(v) for v in seen if v is not None}
+    assert {verdicts.EXITS, verdicts.SINGLE_FLIGHT} <= kinds

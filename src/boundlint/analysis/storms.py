@@ -20,7 +20,7 @@ from typing import Iterable, Iterator
 import libcst as cst
 
 from boundlint import tables
-from boundlint.verdicts import BATCHES, LITERAL, kind_of
+from boundlint.verdicts import BATCHES, COUNTER, EXITS, LITERAL, ONCE_FLAG, PACED, RETRY, SAMPLED, Limit, kind_of
 
 from boundlint.analysis import limits
 from boundlint.analysis.context import Context, Loop
@@ -255,7 +255,7 @@ def _compared_keys(test: cst.BaseExpression) -> set[str]:
     return out
 
 
-def guard_kind(test: cst.BaseExpression, body: cst.CSTNode, scope_root: cst.CSTNode, ctx: Context) -> str | None:
+def guard_kind(test: cst.BaseExpression, body: cst.CSTNode, scope_root: cst.CSTNode, ctx: Context) -> Limit | None:
     """Why an ``if`` with *test* and *body* keeps a log line from repeating, or None.
 
     ``a sampling guard``: a modulo (``i % 100 == 0``) or a ``random`` call;
@@ -266,14 +266,14 @@ def guard_kind(test: cst.BaseExpression, body: cst.CSTNode, scope_root: cst.CSTN
     """
     for node in _nodes(test):
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
-            return "a sampling guard"
+            return Limit(SAMPLED, "a sampling guard")
         if isinstance(node, cst.Call) and (ctx.qualname(node.func) or dotted(node.func) or "").startswith("random."):
-            return "a sampling guard"
+            return Limit(SAMPLED, "a sampling guard")
     compared = _compared_keys(test)
     if compared and compared & _augmented(scope_root):
-        return "a counter guard"
+        return Limit(COUNTER, "a counter guard")
     if _test_keys(test) & _changed(body):
-        return "a once-only flag"
+        return Limit(ONCE_FLAG, "a once-only flag")
     return None
 
 
@@ -281,7 +281,7 @@ def _path(ctx: Context, start: int) -> list[cst.CSTNode]:
     return ctx.ancestors[start + 1:] if start >= 0 else list(ctx.ancestors)
 
 
-def guarded(ctx: Context, start: cst.CSTNode, scope_root: cst.CSTNode) -> str | None:
+def guarded(ctx: Context, start: cst.CSTNode, scope_root: cst.CSTNode) -> Limit | None:
     """A counter, sampling or once-only guard on an ``if`` between *start* and the current node."""
     for node in _path(ctx, _index(ctx, start)):
         if isinstance(node, cst.If):
@@ -400,7 +400,7 @@ def function_node(ctx: Context) -> cst.CSTNode | None:
     return scope.node if scope is not None else None
 
 
-def loop_storm_limit(ctx: Context, handler: cst.ExceptHandler, loop: Loop) -> str | None:
+def loop_storm_limit(ctx: Context, handler: cst.ExceptHandler, loop: Loop) -> Limit | None:
     """Why a log call in *handler* does not repeat once per failed iteration of *loop*, or None.
 
     A counter, sampling or once-only guard; a ``raise`` / ``return`` /
@@ -413,14 +413,14 @@ def loop_storm_limit(ctx: Context, handler: cst.ExceptHandler, loop: Loop) -> st
     if found:
         return found
     if exits_after(ctx, _loop_anchor(loop)):  # also an enclosing handler that re-raises (a cleanup log inside it)
-        return "the error leaves the loop"
+        return Limit(EXITS, "the error leaves the loop")
     if stops_condition(loop, handler):
-        return "the handler makes the loop's condition false: the loop ends"
+        return Limit(EXITS, "the handler makes the loop's condition false: the loop ends")
     try_node = ctx.ancestors[_index(ctx, handler) - 1]
     if try_stops_loop(try_node, loop):
-        return "a retry or fallback loop: it stops at the first success"
+        return Limit(RETRY, "a retry or fallback loop: it stops at the first success")
     if loop_pacing(loop, handler, ctx):
-        return "the loop pauses after a failure"
+        return Limit(PACED, "the loop pauses after a failure")
     return None
 
 

@@ -22,6 +22,10 @@ CONFIGURED, CALLER_ARGS, COMMAND_LINE, WORKER_COUNT = "configured", "caller-args
 BATCHES, SLICE, COUNTER, GUARD = "batches", "slice", "counter", "guard"
 # ... or a concurrency limit on the work itself.
 LIMITER, LOOP_LIMITER, LOOP_SLOT, INFLIGHT = "limiter", "loop-limiter", "loop-slot", "inflight"
+# What keeps a repeated action from repeating per item: a guard on it, a loop it leaves or ends,
+# a retry that stops at success, a pause per failure; a spawn awaited, one at a time, or a teardown.
+SAMPLED, ONCE_FLAG, EXITS, RETRY, PACED = "sampled", "once-flag", "exits", "retry", "paced"
+BOUNDED_LOOPS, TEARDOWN, AWAITED, SINGLE_FLIGHT = "bounded-loops", "teardown", "awaited", "single-flight"
 
 # Sources whose size the code itself fixes (not configuration, not input).
 FIXED_BY_CODE = frozenset({LITERAL, CONSTANT, ENUM, CONSTANT_RANGE})

@@ -14,6 +14,7 @@ from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.names import dotted
 from boundlint.analysis.spawns import Spawn, is_task_group
 from boundlint.rules.base import short
+from boundlint.verdicts import AWAITED, BOUNDED_LOOPS, LIMITER, LOOP_LIMITER, SINGLE_FLIGHT, TEARDOWN, Limit, kind_of
 
 _LIMITS_DOC = """
     ## What counts as a limit
@@ -128,26 +129,26 @@ def unbounded_loop(loops: list[Loop], ctx: Context) -> Unbounded | None:
     return None
 
 
-def spawn_limit(spawn: Spawn, loops: list[Loop], ctx: Context) -> tuple[Unbounded | None, str | None]:
+def spawn_limit(spawn: Spawn, loops: list[Loop], ctx: Context) -> tuple[Unbounded | None, Limit | None]:
     """``(unbounded loop, None)`` for an unbounded spawn site, else ``(loop or None, limit)``."""
     found = unbounded_loop(loops, ctx)
     if found is None:
-        return None, "bounded loops"
+        return None, Limit(BOUNDED_LOOPS, "bounded loops")
     if limits.teardown_call(spawn.target):
-        return found, "releases existing resources"
+        return found, Limit(TEARDOWN, "releases existing resources")
     if awaited_in_iteration(spawn, found.loop, ctx):
-        return found, "awaited before the next iteration"
+        return found, Limit(AWAITED, "awaited before the next iteration")
     single = single_flight(found.loop, ctx)
     if single:
-        return found, single
+        return found, Limit(SINGLE_FLIGHT, single)
     if spawn.target is not None and not unshared_limiter(spawn.call, ctx, found.loop):
         limit = limits.callee_limit(spawn.target, ctx)
         if limit:
-            return found, limit
+            return found, limit if kind_of(limit) else Limit(LIMITER, limit)
     # a limiter held around the spawn is released once the task starts, not when it ends
     limit = limits.loop_backpressure(found.loop, spawn.call, ctx, held=False)
     if limit:
-        return found, limit
+        return found, limit if kind_of(limit) else Limit(LOOP_LIMITER, limit)
     return found, None
 
 
