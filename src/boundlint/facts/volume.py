@@ -148,7 +148,7 @@ def _setup_methods(methods: list[cst.FunctionDef], settings) -> set[str]:
     return out
 
 
-def _built_once(owner: cst.ClassDef, attr: str, settings=None) -> tuple | None:
+def _built_once(owner: cst.ClassDef, attr: str, settings=None, memo: dict | None = None) -> tuple | None:
     """See ``_Reader.built_once``: None when the attribute is not state fixed at set-up, else
     ``(params, values)``: the ``__init__`` parameters its value is made from (empty when none) and
     ``(method, value)`` for each value a set-up method assigns."""
@@ -157,7 +157,11 @@ def _built_once(owner: cst.ClassDef, attr: str, settings=None) -> tuple | None:
     values: list[tuple[cst.FunctionDef, cst.BaseExpression]] = []
     methods = [s for s in (owner.body.body if isinstance(owner.body, cst.IndentedBlock) else ())
                if isinstance(s, cst.FunctionDef)]
-    setup = _setup_methods(methods, settings)
+    if memo is None:
+        memo = {}
+    setup = memo.get(id(owner))  # the same for every attribute of the class: one walk of its methods
+    if setup is None:
+        setup = memo[id(owner)] = _setup_methods(methods, settings)
     for stmt in methods:
         builder = stmt.name.value in setup
         stack: list[cst.CSTNode] = [stmt.body]
@@ -258,7 +262,7 @@ class _Reader:
         memo = self.ctx.cache.setdefault("built_once", {})
         key = (id(owner), attr)
         if key not in memo:
-            memo[key] = _built_once(owner, attr, self.ctx.settings)
+            memo[key] = _built_once(owner, attr, self.ctx.settings, self.ctx.cache.setdefault("setup_methods", {}))
         if memo[key] is None:
             return None
         handed, values = memo[key]
