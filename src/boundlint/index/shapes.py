@@ -103,6 +103,14 @@ def absorbed_calls(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
     return out
 
 
+def handed_calls(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
+    """Ids of the calls under *func* (nested functions too) handed straight to a function
+    (``hook(data=Request(keys=k))``): an API called in-process."""
+    return {id(a) for n in ast.walk(func) if isinstance(n, ast.Call)
+            and not (dotted(n.func) or "f").rsplit(".", 1)[-1][:1].isupper()
+            for a in (*n.args, *(k.value for k in n.keywords))}
+
+
 HANDOFFS = frozenset({"asyncio.to_thread", "anyio.to_thread.run_sync", "trio.to_thread.run_sync"})
 # calls that start, or wait on, other awaitables: work that is not the coroutine's own awaits
 _STARTS = frozenset({"gather", "wait", "as_completed", "wait_for", "shield", "create_task", "ensure_future",
