@@ -119,6 +119,13 @@ def _param_names(func: cst.FunctionDef) -> set[str]:
     return {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)} - {"self", "cls"}
 
 
+def _fields_of(node: cst.CSTNode):
+    """*node*'s syntactic children read from its fields (``node.children`` rebuilds them: far slower)."""
+    from boundlint.analysis.walk.walker import children  # the checker has it loaded; the index never needs it
+
+    return children(node)
+
+
 def _setup_methods(methods: list[cst.FunctionDef], settings) -> set[str]:
     """Names of the methods that set the object up before it works: those the ``setup-methods`` table
     names (``__init__``, ``start``, ``before_run`` ...), and those called (``self.m()``) only from
@@ -133,7 +140,7 @@ def _setup_methods(methods: list[cst.FunctionDef], settings) -> set[str]:
                     and isinstance(node.func.value, cst.Name) and node.func.value.value == "self"):
                 callers.setdefault(node.func.attr.value, []).append((method.name.value, looped))
             inner = looped or isinstance(node, _LOOPS)
-            stack.extend((child, inner) for child in node.children
+            stack.extend((child, inner) for child in _fields_of(node)
                          if not isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)))
     out = {m.name.value for m in methods if m.name.value in roots}
     grew = True
@@ -167,7 +174,7 @@ def _built_once(owner: cst.ClassDef, attr: str, settings=None, memo: dict | None
         stack: list[cst.CSTNode] = [stmt.body]
         while stack:
             node = stack.pop()
-            stack.extend(node.children)
+            stack.extend(_fields_of(node))
             targets: list[cst.CSTNode] = []
             if isinstance(node, cst.Assign):
                 targets = [t.target for t in node.targets]
