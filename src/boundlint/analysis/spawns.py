@@ -203,7 +203,7 @@ def pool_size(ctor: cst.Call, ctx: Context | None = None) -> cst.BaseExpression 
     params = [p.name.value for p in (*factory.params.posonly_params, *factory.params.params)]
     if params and params[0] in ("self", "cls") and isinstance(ctor.func, cst.Attribute):
         params = params[1:]
-    for node in _returns(factory):
+    for node in _returns(factory, ctx):
         inner = _size_argument(node) if isinstance(node, cst.Call) else None
         if isinstance(inner, cst.Name):
             for index, arg in enumerate(a for a in ctor.args if a.star == ""):
