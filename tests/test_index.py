@@ -231,3 +231,29 @@ def test_request_inputs_capped_by_a_called_check_or_left_unread(tmp_path):
     assert queries.input_field_reads(index, f"{models}.MemoForm") is None  # PinnedMemoForm derives from it
     # the route's upload reader is found under the module's full name (routers/ has no __init__.py)
     assert queries.size_checked(index, "inbox.routers.notes.read_uploads", 0).startswith("`read_uploads` (")
+
+
+def _summaries_in_daemon(queue, misses) -> None:
+    from boundlint.index import build
+
+    queue.put(build._summarize_all(misses))
+
+
+def test_a_daemonic_worker_summarises_a_large_project_itself(monkeypatch):
+    # flake8 -j runs plugins in daemonic workers, which may not start a pool; 64+ modules used to try one
+    import multiprocessing
+
+    from boundlint.index import build
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    misses = [(f"def f{i}(items):\n    return items\n", f"pkg.m{i}", False) for i in range(build._PARALLEL_FROM)]
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    worker = context.Process(target=_summaries_in_daemon, args=(queue, misses), daemon=True)
+    worker.start()
+    worker.join(60)
+    assert worker.exitcode == 0
+    got = queue.get(timeout=5)
+    assert len(got) == len(misses)
+    assert got[3] == build.summary_of(*misses[3])
+    assert got[3]["functions"]["f3"]["params"] == ["items"]

@@ -168,7 +168,7 @@ def executor_factory(call: cst.Call, ctx: Context, depth: int = 0) -> cst.Functi
             returned = (dotted(target.returns.annotation) or "").rsplit(".", 1)[-1]
             if returned.endswith(("Executor", "Pool")):
                 return target
-        for node in _returns(target):
+        for node in _returns(target, ctx):
             if isinstance(node, cst.Call) and (_executor_class_call(node, ctx) or executor_factory(node, ctx, depth + 1)):
                 return target
         return False
@@ -176,10 +176,14 @@ def executor_factory(call: cst.Call, ctx: Context, depth: int = 0) -> cst.Functi
     return bool(_FACTORY_NAMES.search(name))
 
 
-def _returns(func: cst.FunctionDef) -> list[cst.BaseExpression]:
+def _returns(func: cst.FunctionDef, ctx: Context | None = None) -> list[cst.BaseExpression]:
     from boundlint.analysis.limits import iter_nodes  # limits imports this module's neighbours
 
-    return [n.value for n in iter_nodes(func.body) if isinstance(n, cst.Return) and n.value is not None]
+    memo = ctx.cache.setdefault("spawns.returns", {}) if ctx is not None else {}
+    found = memo.get(id(func))  # executor_factory asks for the same callee at each of its calls
+    if found is None:
+        found = memo[id(func)] = [n.value for n in iter_nodes(func.body) if isinstance(n, cst.Return) and n.value is not None]
+    return found
 
 
 def pool_size(ctor: cst.Call, ctx: Context | None = None) -> cst.BaseExpression | None:
@@ -199,7 +203,7 @@ def pool_size(ctor: cst.Call, ctx: Context | None = None) -> cst.BaseExpression 
     params = [p.name.value for p in (*factory.params.posonly_params, *factory.params.params)]
     if params and params[0] in ("self", "cls") and isinstance(ctor.func, cst.Attribute):
         params = params[1:]
-    for node in _returns(factory):
+    for node in _returns(factory, ctx):
         inner = _size_argument(node) if isinstance(node, cst.Call) else None
         if isinstance(inner, cst.Name):
             for index, arg in enumerate(a for a in ctor.args if a.star == ""):

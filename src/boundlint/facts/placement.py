@@ -27,12 +27,15 @@ _ONCE_FILES = frozenset({"__main__.py", "setup.py", "noxfile.py", "manage.py", "
 
 
 def parents_in(top: cst.CSTNode) -> dict[int, cst.CSTNode]:
-    """``id(node) -> parent`` for every node under *top* (one walk; climb it with ``chain_from``)."""
+    """``id(node) -> parent`` for every node under *top*, whitespace and punctuation aside (one walk; climb it
+    with ``chain_from``)."""
+    from boundlint.analysis.walk.walker import children  # fields, not node.children (which rebuilds them)
+
     parents: dict[int, cst.CSTNode] = {}
     stack = [top]
     while stack:
         node = stack.pop()
-        for child in node.children:
+        for child in children(node):
             parents[id(child)] = node
             stack.append(child)
     return parents

@@ -121,6 +121,13 @@ def _param_names(func: cst.FunctionDef) -> set[str]:
     return {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)} - {"self", "cls"}
 
 
+def _fields_of(node: cst.CSTNode):
+    """*node*'s syntactic children read from its fields (``node.children`` rebuilds them: far slower)."""
+    from boundlint.analysis.walk.walker import children  # the checker has it loaded; the index never needs it
+
+    return children(node)
+
+
 def _setup_methods(methods: list[cst.FunctionDef], settings) -> set[str]:
     """Names of the methods that set the object up before it works: those the ``setup-methods`` table
     names (``__init__``, ``start``, ``before_run`` ...), and those called (``self.m()``) only from
@@ -135,7 +142,7 @@ def _setup_methods(methods: list[cst.FunctionDef], settings) -> set[str]:
                     and isinstance(node.func.value, cst.Name) and node.func.value.value == "self"):
                 callers.setdefault(node.func.attr.value, []).append((method.name.value, looped))
             inner = looped or isinstance(node, _LOOPS)
-            stack.extend((child, inner) for child in node.children
+            stack.extend((child, inner) for child in _fields_of(node)
                          if not isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)))
     out = {m.name.value for m in methods if m.name.value in roots}
     grew = True
@@ -150,7 +157,7 @@ def _setup_methods(methods: list[cst.FunctionDef], settings) -> set[str]:
     return out
 
 
-def _built_once(owner: cst.ClassDef, attr: str, settings=None) -> tuple | None:
+def _built_once(owner: cst.ClassDef, attr: str, settings=None, memo: dict | None = None) -> tuple | None:
     """See ``_Reader.built_once``: None when the attribute is not state fixed at set-up, else
     ``(params, values)``: the ``__init__`` parameters its value is made from (empty when none) and
     ``(method, value)`` for each value a set-up method assigns."""
@@ -159,13 +166,17 @@ def _built_once(owner: cst.ClassDef, attr: str, settings=None) -> tuple | None:
     values: list[tuple[cst.FunctionDef, cst.BaseExpression]] = []
     methods = [s for s in (owner.body.body if isinstance(owner.body, cst.IndentedBlock) else ())
                if isinstance(s, cst.FunctionDef)]
-    setup = _setup_methods(methods, settings)
+    if memo is None:
+        memo = {}
+    setup = memo.get(id(owner))  # the same for every attribute of the class: one walk of its methods
+    if setup is None:
+        setup = memo[id(owner)] = _setup_methods(methods, settings)
     for stmt in methods:
         builder = stmt.name.value in setup
         stack: list[cst.CSTNode] = [stmt.body]
         while stack:
             node = stack.pop()
-            stack.extend(node.children)
+            stack.extend(_fields_of(node))
             targets: list[cst.CSTNode] = []
             if isinstance(node, cst.Assign):
                 targets = [t.target for t in node.targets]
@@ -260,7 +271,7 @@ class _Reader:
         memo = self.ctx.cache.setdefault("built_once", {})
         key = (id(owner), attr)
         if key not in memo:
-            memo[key] = _built_once(owner, attr, self.ctx.settings)
+            memo[key] = _built_once(owner, attr, self.ctx.settings, self.ctx.cache.setdefault("setup_methods", {}))
         if memo[key] is None:
             return None
         handed, values = memo[key]

@@ -202,6 +202,8 @@ def _summarize_all(misses: list[tuple[str, str, bool]]) -> list[dict]:
         return [summary_of(*item) for item in misses]
     import multiprocessing
 
+    if multiprocessing.current_process().daemon:  # a flake8 -j worker: it may not start processes of its own
+        return [summary_of(*item) for item in misses]
     try:
         context = multiprocessing.get_context("fork")
         with context.Pool(cores) as pool:

@@ -21,7 +21,7 @@ from boundlint.index.checks import _rejected_keys, _terminates, measured_key, pa
 from boundlint.index.shapes import (
     built_here, test_module,
     _failover, _is_const, _is_const_batch, _paced, _shares_pool, _short_sleep, _short_text, dotted,
-    absorbed_calls, pool_facts, record_dependency, record_pool,
+    absorbed_calls, handed_calls, pool_facts, record_dependency, record_pool,
 )
 from boundlint.tables.defaults import LIMITER_WORDS
 
@@ -68,10 +68,7 @@ class FunctionReader:
         self.defaults = self._defaults()
         self.binds: dict[str, dict] = {}
         self.awaited: set[int] = set()  # ids of calls that are awaited
-        # ids of calls handed straight to a function (`hook(data=Request(keys=k))`): an API called in-process
-        self._handed = {id(a) for n in ast.walk(func) if isinstance(n, ast.Call)
-                        and not (dotted(n.func) or "f").rsplit(".", 1)[-1][:1].isupper()
-                        for a in (*n.args, *(k.value for k in n.keywords))}
+        self._handed: set[int] | None = None  # handed_calls(func), read only once a call builds a model
         self.loop_vars: dict[str, dict] = {}
         self._gathered: dict[int, str] = {}  # id of a comprehension a gather() unpacks -> that call's text
         self.out: dict = {"line": func.lineno, "params": self.params, "method": owner is not None,
@@ -426,6 +423,8 @@ class FunctionReader:
             if made_here is not None and made_here not in self.out["built"]:
                 self.out["built"].append(made_here)
         built = built_here(call, made, self.ref) if not test_module(self.module) else None
+        if built is not None and self._handed is None:
+            self._handed = handed_calls(self.func)
         if built is not None and id(call) not in self._handed:
             self.out["filled"].append(built)  # Payload(texts=...), Payload.model_validate({...}): the project fills it
         if short == "acquire" and isinstance(func, ast.Attribute):

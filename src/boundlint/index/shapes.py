@@ -87,8 +87,28 @@ def absorbs(stmt: ast.Try) -> bool:
 
 def absorbed_calls(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
     """Ids of the calls of *func* whose failure an enclosing ``try`` of *func* ``absorbs``."""
-    everything = {id(n) for n in _inside(func.body) if isinstance(n, ast.Call)}
-    return everything - {id(n) for n in _inside(func.body, skip_try=True) if isinstance(n, ast.Call)}
+    out: set[int] = set()
+    stack = [(node, False) for node in func.body]  # one walk: (node, under the body of an absorbing try)
+    while stack:
+        node, absorbed = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if absorbed and isinstance(node, ast.Call):
+            out.add(id(node))
+        if isinstance(node, ast.Try) and absorbs(node):
+            stack.extend((child, True) for child in node.body)
+            stack.extend((child, absorbed) for child in node.handlers + node.orelse + node.finalbody)
+            continue
+        stack.extend((child, absorbed) for child in ast.iter_child_nodes(node))
+    return out
+
+
+def handed_calls(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
+    """Ids of the calls under *func* (nested functions too) handed straight to a function
+    (``hook(data=Request(keys=k))``): an API called in-process."""
+    return {id(a) for n in ast.walk(func) if isinstance(n, ast.Call)
+            and not (dotted(n.func) or "f").rsplit(".", 1)[-1][:1].isupper()
+            for a in (*n.args, *(k.value for k in n.keywords))}
 
 
 HANDOFFS = frozenset({"asyncio.to_thread", "anyio.to_thread.run_sync", "trio.to_thread.run_sync"})

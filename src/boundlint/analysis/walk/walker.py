@@ -86,7 +86,9 @@ class Walker:
     def walk(self, node: cst.CSTNode) -> None:
         """Visit *node* and everything under it."""
         ctx = self.ctx
-        self._hooks(self.visits, node)
+        name = type(node).__name__
+        if name in self.visits:  # most node types have no hook: skip the call
+            self._hooks(self.visits, node)
         ctx.ancestors.append(node)
         special = _SPECIAL.get(type(node))
         if special is not None:
@@ -95,7 +97,8 @@ class Walker:
             for child in children(node):
                 self.walk(child)
         ctx.ancestors.pop()
-        self._hooks(self.leaves, node)
+        if name in self.leaves:
+            self._hooks(self.leaves, node)
 
     def walk_all(self, nodes: Iterable[cst.CSTNode | None]) -> None:
         for node in nodes:
