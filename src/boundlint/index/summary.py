@@ -139,7 +139,7 @@ def _annotation_refs(expr: ast.AST, ref) -> set[str]:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             try:
                 node = ast.parse(node.value, mode="eval").body
-            except SyntaxError:
+            except (SyntaxError, ValueError, RecursionError):  # a string that is no type: `Literal["a b"]`
                 continue
             out |= _annotation_refs(node, ref)
         elif isinstance(node, (ast.Name, ast.Attribute)):
