@@ -113,3 +113,20 @@ def test_two_runs_at_once_neither_crash_nor_corrupt(tmp_path):
     warm = subprocess.run(cmd, capture_output=True, text=True)
     assert json.loads(warm.stdout) == results[0]
     assert not [p for p in (tmp_path / "c").rglob("*.tmp")]
+
+
+def test_a_warm_run_never_imports_libcst(tmp_path):
+    """Nothing changed: the cache and the index summaries answer, so the parser is never loaded."""
+    project = tmp_path / "svc"
+    (project / "app").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("")
+    (project / "app" / "__init__.py").write_text("")
+    (project / "app" / "api.py").write_text(
+        "import asyncio\n\nasync def fan(client, ids):\n    return await asyncio.gather(*(client.get(i) for i in ids))\n")
+    cmd = [sys.executable, "-X", "importtime", "-m", "boundlint", "check", "--exit-zero", "-q", str(project)]
+    env = {**os.environ, "BOUNDLINT_CACHE_DIR": str(tmp_path / "cache")}
+    cold = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, env=env)
+    warm = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, env=env)
+    imported = lambda run: {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if "|" in line}
+    assert "libcst" in imported(cold)
+    assert "libcst" not in imported(warm)

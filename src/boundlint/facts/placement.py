@@ -16,10 +16,9 @@ from typing import Iterator
 
 import libcst as cst
 
-from boundlint import tables
 from boundlint.analysis.names import dotted
 
-ONCE, TEST, REQUEST, WORKER, UNKNOWN = "once", "test", "request", "worker", "unknown"
+from boundlint.facts.roles import ONCE, REQUEST, TEST, UNKNOWN, WORKER, role_of  # noqa: F401 (re-exported)
 
 # Folders whose modules run once per deployment or by hand, never per request.
 _ONCE_FOLDERS = frozenset({"migrations", "alembic", "management", "scripts", "bin"})
@@ -110,33 +109,6 @@ def _function_role(func: cst.FunctionDef, classes: list[cst.ClassDef]) -> str | 
     owner = classes[-1] if classes else None
     bases = {(dotted(b.value) or "").rsplit(".", 1)[-1] for b in owner.bases} if owner is not None else None
     return role_of(_decorator_names(func), _decorator_texts(func), func.name.value, bases)
-
-
-def role_of(names: list[str], text: str, name: str, bases: set[str] | None) -> str | None:
-    """The role a function's own signs give it: ONCE, REQUEST, WORKER or None.
-
-    *names*: its decorators' dotted names (the call's function for ``@x(...)``);
-    *text*: its decorators' source, joined; *name*: its own name; *bases*:
-    the last parts of its class's bases, None for a plain function.  Shared
-    by the CST analysis and the project index (``index.hooks``).
-    """
-    last = [n.rsplit(".", 1)[-1] for n in names]
-    if any(n in tables.table("once-decorators") for n in last) or "startup" in text or "shutdown" in text:
-        return ONCE
-    if any(n in tables.table("endpoint-methods") for n in last) or any(n in ("route", "api_route", "websocket") for n in last):
-        return REQUEST
-    if any(n in tables.table("worker-decorators") for n in last):
-        return WORKER
-    if name in tables.table("once-functions"):
-        return ONCE
-    if bases is not None:
-        if "BaseCommand" in bases or "Command" in bases and name == "handle":
-            return ONCE
-        if any(b.endswith("Servicer") for b in bases) or any(b.endswith(("View", "ViewSet", "APIView", "Handler", "Endpoint")) for b in bases):
-            return REQUEST
-        if any(b in ("Task", "Consumer", "AsyncConsumer", "Worker") for b in bases):
-            return WORKER
-    return None
 
 
 def where_runs(path: str, chain: list[cst.CSTNode]) -> str:

@@ -21,7 +21,7 @@ import ast
 from typing import Callable
 
 from boundlint import tables
-from boundlint.facts.placement import ONCE, role_of
+from boundlint.facts.roles import ONCE, role_of
 from boundlint.index.shapes import dotted
 
 ENTRY = "entry"
