@@ -270,3 +270,11 @@ def local_fault(handler: cst.ExceptHandler, ctx=None) -> bool:
         if not ({name, qual, last} & entries) and not (suffixes and last.endswith(suffixes)):
             return False
     return True
+
+
+def per_item_severity(handler: cst.ExceptHandler | None, ctx) -> tuple[str, str] | None:
+    """``("low", why)`` when *handler* catches only per-item errors (``local_fault``): it never sees a
+    dependency's failure, so its log line repeats per bad item, not per item in an outage; else None."""
+    if handler is None or not local_fault(handler, ctx):
+        return None
+    return "low", "the handler catches only per-item faults, not a dependency's failure"

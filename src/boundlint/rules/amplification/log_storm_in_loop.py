@@ -6,10 +6,9 @@ import libcst as cst
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.logging_calls import describe, log_call, rate_limited, stdout_print
 from boundlint.analysis.storms import handler_loop, loop_source
-from boundlint.analysis.failure_results import failure_branch, local_fault
+from boundlint.analysis.failure_results import failure_branch, per_item_severity
 from boundlint.facts.dependency import caught
 from boundlint.facts.placement import tried_body
-from boundlint.verdicts.severity import LOW
 from boundlint.rules.amplification.log_storms import _LOGGERS_DOC, _LOOP_LOG_PREFILTER, _OPTIONS_DOC, loop_storms, result_loop
 from boundlint.rules.amplification.retry_without_backoff import spinning_retry
 from boundlint.rules.base import Example, Rule
@@ -220,8 +219,8 @@ def _evidence(handler: cst.ExceptHandler, loop: Loop, ctx: Context) -> dict:
     if loop.kind == "while" and isinstance(getattr(loop.node, "body", None), cst.BaseSuite):
         work = (*work, loop.node.body)  # the storm is per pass: what each pass calls (a consumer's poll)
     # a handler that catches only the item's own faults never sees the dependency fail
-    severity = (LOW, "the handler catches only per-item faults, not a dependency's failure") if local_fault(handler, ctx) else None
-    return {"volume": loop.iter, "work": work, "reached": caught(handler, ctx), "severity": severity}
+    return {"volume": loop.iter, "work": work, "reached": caught(handler, ctx),
+            "severity": per_item_severity(handler, ctx)}
 
 
 def _migration(path: str) -> bool:

@@ -7,13 +7,12 @@ from boundlint.analysis.context import Context
 from boundlint.analysis.logging_calls import LogCall, describe, log_call, rate_limited
 from boundlint.analysis.storms import function_node, guarded, handler_loop
 from boundlint.analysis.callbacks import callback_index
-from boundlint.analysis.failure_results import failure_branch, local_fault
+from boundlint.analysis.failure_results import failure_branch, local_fault, per_item_severity
 from boundlint.analysis.workers import worker_index
 from boundlint.facts.dependency import caught
 from boundlint.facts.placement import tried_body
 from boundlint.rules.amplification.log_storms import _LOGGERS_DOC, _OPTIONS_DOC, _WORKER_LOG_PREFILTER, loop_storms, result_loop
 from boundlint.rules.base import Example, Rule
-from boundlint.verdicts.severity import LOW
 
 
 class LogStormInWorker(Rule):
@@ -173,12 +172,9 @@ class LogStormInWorker(Rule):
                     continue  # a message handler's parse error is the message's fault, not the dependency's
                 site = found[0]
                 reached = reached or "the failure of a task or message it is called back for"
-            # a handler that catches only the item's own faults (`except ObjectNotFound`) never sees an outage
-            severity = ((LOW, "the handler catches only per-item faults, not a dependency's failure")
-                        if handler is not None and local_fault(handler, ctx) else None)
             self.report(call, call=log.text, what=describe(log), worker=_func_name(func), site=site.describe(),
                         work=work, volume=getattr(site, "volume", None),
-                        reached=reached, severity=severity)
+                        reached=reached, severity=per_item_severity(handler, ctx))
         self._candidates.clear()
 
 
