@@ -50,7 +50,9 @@ _LIMITS_DOC = """
       around the spawn does not count: it is released once the task starts);
     - one task at a time: the task is stored in a name that an enclosing
       `if` requires to hold none (`if self.task is None: self.task =
-      create_task(...)`, also `if not t` and `if t.done()`);
+      create_task(...)`, also `if not t`, `if t.done()`, `if t is None or
+      t.done()`, and a test that requires it among other conditions:
+      `if finished and self.task is None:`);
     - a dominating guard earlier in the function: `if len(xs) > N: raise`
       (or `return`, `abort(...)`, an abort helper such as
       `abort_invalid(...)` or a same-module function that ends by raising),
@@ -315,8 +317,12 @@ def single_flight(loop: Loop, ctx: Context) -> str | None:
 
 
 def _none_tests(test: cst.BaseExpression) -> set[str]:
-    """Names *test* requires to hold no running task: ``x is None``, ``not x``, ``x.done()`` (or-ed)."""
+    """Names *test* requires to hold no running task: ``x is None``, ``not x``, ``x.done()``; a conjunct of
+    an ``and`` (``if done and x is None:``: true only when ``x`` holds none), or a name both sides of an
+    ``or`` require (``x is None or x.done()``)."""
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+        return _none_tests(test.left) & _none_tests(test.right)
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
         return _none_tests(test.left) | _none_tests(test.right)
     if (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Is)
             and isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None"):
