@@ -217,3 +217,89 @@ def test_the_reason_names_the_callers_through_the_command_line(tmp_path):
     assert reasons[("gateway/routes.py", 70, "BND101")] == (
         "low", "runs once: only called from `lifespan()` (gateway/app.py:21)")
     assert reasons[("gateway/routes.py", 27, "BND101")][0] == "medium"  # a request handler calls it too
+
+
+
+START = '''\
+from contextlib import asynccontextmanager
+from functools import cache
+
+from fastapi import FastAPI
+
+from . import tasks
+
+
+def create_app(scheduler):
+    async def warm():
+        await tasks.migrate()
+
+    async def nightly():
+        await tasks.nightly()
+
+    @asynccontextmanager
+    async def lifespan(app):
+        await warm()
+        yield
+
+    app = FastAPI(lifespan=lifespan)
+    scheduler.add_job(nightly, "cron")
+
+    @app.get("/ping")
+    async def ping_route():
+        await tasks.pong()
+
+    return app
+
+
+@cache
+def plugins():
+    return tasks.load()
+
+
+def by_group(group):
+    return tasks.group()
+
+
+class Store:
+    def __init__(self):
+        self.ready = False
+
+    def prepare(self):
+        if not self.ready:
+            tasks.columns()
+            self.ready = True
+        tasks.after()
+'''
+
+TASKS = "".join(f"async def {n}():\n    pass\n\n\n" for n in ("migrate", "nightly", "pong", "load", "group", "columns", "after"))
+
+
+def test_closures_memoized_loaders_and_once_flags_run_once(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    index = _project(tmp_path, **{"start.py": START, "tasks.py": TASKS})
+    # create_app() runs lifespan (a hook), which runs warm(): their calls are create_app()'s own
+    assert queries.once_callers(index, "app.tasks.migrate") == ["`warm()` in `create_app()` (app/start.py:11)"]
+    # a nested function handed to a scheduler, or a nested route, runs on its own schedule
+    assert queries.once_callers(index, "app.tasks.nightly") is None
+    assert queries.once_callers(index, "app.tasks.pong") is None
+    # @cache without parameters: once per process; with a parameter, once per argument
+    assert queries.once_callers(index, "app.tasks.load") == ["`plugins()` (app/start.py:33)"]
+    assert queries.once_callers(index, "app.tasks.group") is None
+    facts = index.modules["app.start"].summary["functions"]
+    assert (facts["plugins"]["role"], facts["plugins"]["memoized"]) == ("once", True)
+    assert (facts["by_group"]["role"], facts["by_group"]["memoized"]) == (None, False)
+    # under `if not self.ready:` that sets it: once whoever calls prepare(); after the block: not shown
+    assert facts["Store.prepare"]["once_spans"] == [[46, 47, "self.ready"]]
+    assert queries.once_callers(index, "app.tasks.columns") == [
+        "`Store.prepare()` (app/start.py:46) under the once-flag `self.ready`"]
+    assert queries.once_callers(index, "app.tasks.after") is None
+
+
+def test_a_memoized_loader_is_once_even_when_requests_call_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    extra = {"loader.py": ("from functools import lru_cache\n\nfrom . import work\n\n\n@lru_cache(maxsize=None)\n"
+                           "def catalog():\n    return work.lonely()\n"),
+             "api.py": ("from fastapi import FastAPI\n\nfrom .loader import catalog\n\napp = FastAPI()\n\n\n"
+                        "@app.get('/catalog')\ndef read():\n    return catalog()\n")}
+    index = _project(tmp_path, **extra)
+    assert queries.once_callers(index, "app.work.lonely") == ["`catalog()` (app/loader.py:8)"]

@@ -17,6 +17,7 @@ from typing import Iterator
 import libcst as cst
 
 from boundlint.analysis.names import dotted
+from boundlint.facts.once_flag import once_flag
 
 from boundlint.facts.roles import ONCE, REQUEST, TEST, UNKNOWN, WORKER, role_of  # noqa: F401 (re-exported)
 
@@ -105,7 +106,17 @@ def _by_path(path: str) -> str | None:
     return None
 
 
+def _memoized(func: cst.FunctionDef, classes: list[cst.ClassDef]) -> bool:
+    """A plain function without parameters behind ``@cache`` / ``@lru_cache``: its body runs once per process."""
+    p = func.params
+    if classes or p.params or p.posonly_params or p.kwonly_params or isinstance(p.star_arg, cst.Param) or p.star_kwarg:
+        return False
+    return any(n.rsplit(".", 1)[-1] in ("cache", "lru_cache") for n in _decorator_names(func))
+
+
 def _function_role(func: cst.FunctionDef, classes: list[cst.ClassDef]) -> str | None:
+    if _memoized(func, classes):
+        return ONCE
     owner = classes[-1] if classes else None
     bases = {(dotted(b.value) or "").rsplit(".", 1)[-1] for b in owner.bases} if owner is not None else None
     return role_of(_decorator_names(func), _decorator_texts(func), func.name.value, bases)
@@ -115,7 +126,8 @@ def where_runs(path: str, chain: list[cst.CSTNode]) -> str:
     """Where the code at the end of *chain* (from ``ancestors_of``) runs: ONCE, TEST, REQUEST, WORKER or UNKNOWN.
 
     Module-level code, a ``__main__`` block, a CLI command, a start-up or
-    lifespan hook, a migration or management command runs once; a route or
+    lifespan hook, a migration or management command, the body of a
+    memoized function without parameters (``@cache``) runs once; a route or
     servicer method serves requests; a task or consumer is a worker.
     """
     by_path = _by_path(path)
@@ -156,10 +168,15 @@ def once_by_callers(chain: list[cst.CSTNode], project) -> str | None:
 
 
 def where_runs_why(path: str, chain: list[cst.CSTNode], project) -> tuple[str, str]:
-    """``(where_runs(path, chain), why)``: an UNKNOWN place becomes ONCE when the project shows that
-    only once-contexts call its function (``once_by_callers``; *why* names them, else "")."""
+    """``(where_runs(path, chain), why)``: an UNKNOWN place becomes ONCE behind a once-flag
+    (``facts.once_flag``: ``if self._started: return`` then ``self._started = True``), or when the
+    project shows that only once-contexts call its function (``once_by_callers``; *why* names them,
+    else "")."""
     runs = where_runs(path, chain)
     if runs == UNKNOWN:
+        flag = once_flag(chain)
+        if flag:
+            return ONCE, f"runs once: guarded by the once-flag `{flag}`, set on the first run"
         why = once_by_callers(chain, project)
         if why:
             return ONCE, why

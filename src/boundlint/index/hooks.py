@@ -27,8 +27,12 @@ from boundlint.index.shapes import dotted
 ENTRY = "entry"
 
 
-def _hook_names() -> frozenset[str]:
+def hook_names() -> frozenset[str]:
+    """The names that register a start-up, shutdown or lifespan hook (``on_startup=``, ``lifespan=``)."""
     return (tables.table("once-functions") | tables.table("once-decorators")) - tables.table("entry-points")
+
+
+_hook_names = hook_names
 
 
 def role(func: ast.FunctionDef | ast.AsyncFunctionDef, bases: list[str] | None) -> str | None:

@@ -26,7 +26,11 @@ def once_callers(index: ProjectIndex, ref: str) -> list[str] | None:
     ``once-decorators`` tables, entry points excepted) or one a module
     registers as such a hook, unless the project shows it running
     repeatedly (``_repeated``: an ``@asynccontextmanager`` a request handler
-    enters).  Callers in test modules do not count.  None when *ref* has no
+    enters); a memoized function without parameters (``@cache``) is one
+    however often it is called; a call under a once-flag (``if not
+    self.prepared: ... self.prepared = True``) is one whoever calls its
+    function.  A call made in a nested function that its enclosing function
+    runs (calls, or registers as a hook) counts as the enclosing function's.  Callers in test modules do not count.  None when *ref* has no
     known caller (unknown), when it is handed over as a value (a scheduler
     may run it any number of times), when a caller is of another role or
     calls it on the passes of a ``while`` loop, or past the depth.
@@ -62,8 +66,14 @@ def _once(index: ProjectIndex, ref: str, depth: int, seen: frozenset) -> list[st
         facts = caller_entry.summary["functions"][caller]
         caller_key = f"{index.canonical(caller_entry)}.{caller}"
         where = f"`{caller}()` ({index.where(caller_entry, call['line'])})"
+        if call.get("via"):
+            where = f"`{call['via']}()` in {where}"
+        flag = _under_once_flag(facts, call["line"])
+        if flag:
+            steps.append(f"{where} under the once-flag `{flag}`")
+            continue
         if facts.get("role") == "once" or caller_key in marks["hooks"]:
-            if _repeated(index, caller_key, depth, seen):
+            if not facts.get("memoized") and _repeated(index, caller_key, depth, seen):
                 return None  # a once-context by its signs that requests reach: a context manager entered per request
             steps.append(where)
             continue
@@ -75,6 +85,14 @@ def _once(index: ProjectIndex, ref: str, depth: int, seen: frozenset) -> list[st
         if inner:
             steps.append(f"{where}, only called from {', '.join(inner)}")
     return sorted(set(steps))
+
+
+def _under_once_flag(facts: dict, line: int) -> str:
+    """The once-flag (``self.prepared``) that guards *line* of the function of *facts*, else ""."""
+    for first, last, flag in facts.get("once_spans", ()):
+        if first <= line <= last:
+            return flag
+    return ""
 
 
 def _repeated(index: ProjectIndex, ref: str, depth: int, seen: frozenset) -> bool:
@@ -116,18 +134,19 @@ def _call_sites(index: ProjectIndex, entry, name: str) -> list[tuple]:
     """``(module, caller, call record)`` of every known call of the function *name* of *entry*; for a method,
     also the calls through module-level instances of its class (``pool.remove_all()``)."""
     callers = index.reverse()["callers"]
+    closures = _hook_marks(index)["closures"]
     module = index.canonical(entry)
-    sites = list(callers.get(f"{module}.{name}", ()))
+    keys = [f"{module}.{name}"]
     if "." in name:
         owner, method = name.split(".", 1)
-        for instance in _hook_marks(index)["instances"].get(f"{module}.{owner}", ()):
-            sites.extend(callers.get(f"{instance}.{method}", ()))
-    return sites
+        keys.extend(f"{instance}.{method}" for instance in _hook_marks(index)["instances"].get(f"{module}.{owner}", ()))
+    return [site for key in keys for site in (*callers.get(key, ()), *closures.get(key, ()))]
 
 
 def _hook_marks(index: ProjectIndex) -> dict:
     """``{"hooks": keys registered as once hooks, "passed": keys handed over as values, "instances":
-    class key -> keys of its module-level instances}``, built once per index (kept in ``reverse()``,
+    class key -> keys of its module-level instances, "closures": key -> call sites in nested functions
+    (``index.closures``)}``, built once per index (kept in ``reverse()``,
     which a changed index drops)."""
     rev = index.reverse()
     marks = rev.get("once-marks")
@@ -141,5 +160,13 @@ def _hook_marks(index: ProjectIndex) -> dict:
                 made_key = index.key(made)
                 if made_key is not None:
                     instances.setdefault(made_key, []).append(f"{index.canonical(e)}.{local}")
-        marks = rev["once-marks"] = {"hooks": hooks - {None}, "passed": passed - {None}, "instances": instances}
+        closures: dict[str, list] = {}  # calls made in nested functions a function runs, as its own
+        for e in modules:
+            for qual, facts in e.summary["functions"].items():
+                for call in facts.get("closure_calls", ()):
+                    key = index.key(call["ref"])
+                    if key is not None:
+                        closures.setdefault(key, []).append((e, qual, call))
+        marks = rev["once-marks"] = {"hooks": hooks - {None}, "passed": passed - {None}, "instances": instances,
+                                     "closures": closures}
     return marks

@@ -26,7 +26,8 @@ cached by content):
 - ``built``: refs of classes the module constructs and serialises at once (outbound payloads).
 - ``filled``: refs of classes the module fills from keywords or a dict literal it writes (not in test code).
 - ``hooks`` / ``passed``: refs of functions it registers as start-up, shutdown or lifespan hooks, and of those
-  it hands over as a value elsewhere; each function's ``role`` (see ``hooks``).
+  it hands over as a value elsewhere; each function's ``role`` (see ``hooks``);
+  each function's ``once_spans``, ``memoized`` and ``closure_calls`` (see ``closures``).
 
 Raises SyntaxError / ValueError / RecursionError for source ``ast`` rejects.
 """
@@ -35,7 +36,8 @@ from __future__ import annotations
 import ast
 import builtins
 
-from boundlint.index import hooks
+from boundlint.facts.roles import ONCE
+from boundlint.index import closures, hooks
 from boundlint.index.reader import FunctionReader, dotted, resolve_import_from
 
 
@@ -108,6 +110,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
             out["functions"][stmt.name] = facts = FunctionReader(stmt, ref, module, None, local, instances).facts()
             request_refs |= _request_refs(stmt, facts, ref)
             out["functions"][stmt.name]["role"] = hooks.role(stmt, None)
+            _once_facts(facts, stmt, None, ref, module, None, local, instances)
         elif isinstance(stmt, ast.ClassDef):
             bases = [r for r in map(_base_ref(ref), stmt.bases) if r]
             fields = sorted({r for inner in stmt.body if isinstance(inner, ast.AnnAssign)
@@ -119,6 +122,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                 if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     facts = FunctionReader(inner, ref, module, stmt.name, local, instances, tuple(bases)).facts()
                     facts["role"] = hooks.role(inner, bases)
+                    _once_facts(facts, inner, bases, ref, module, stmt.name, local, instances)
                     out["functions"][f"{stmt.name}.{inner.name}"] = facts
                     request_refs |= _request_refs(inner, facts, ref)
     out["request_refs"] = sorted(request_refs)
@@ -130,6 +134,20 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
     own = {r for r in passed if r.startswith(module + ".") and r[len(module) + 1:] not in out["functions"]}
     out["passed"] = [r for r in passed if r not in own]
     return out
+
+
+def _once_facts(facts: dict, func, bases, ref, module: str, owner, local, instances) -> None:
+    """Add what *func*'s own body shows of code that runs once (``index.closures``): ``once_spans``,
+    ``memoized`` (then its role is ``once``) and ``closure_calls``."""
+    facts["once_spans"] = closures.once_spans(func)
+    facts["memoized"] = closures.memoized(func, bases)
+    if facts["memoized"] and facts["role"] is None:
+        facts["role"] = ONCE
+
+    def read(inner) -> list[dict]:
+        return FunctionReader(inner, ref, module, owner, local, instances, tuple(bases or ())).facts()["calls"]
+
+    facts["closure_calls"] = closures.closure_calls(func, read, lambda f: hooks.role(f, None), hooks.hook_names())
 
 
 def _annotation_refs(expr: ast.AST, ref) -> set[str]:

@@ -1,0 +1,74 @@
+"""Code behind a once-flag runs once: ``if self._started: return`` then ``self._started = True``.
+
+The LibCST twin of ``index.closures.once_spans``, for the code a finding sits in (the index answers the
+same question for its callers).  ``once_flag(chain)`` reads the ancestors of a reported node
+(``facts.placement.ancestors_of``) and names the flag that lets the node run only on the first call.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from boundlint.analysis.names import dotted
+
+
+def _own_nodes(root: cst.CSTNode):
+    """Every node under *root*, not entering nested functions, classes or lambdas."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(c for c in node.children if not isinstance(c, (cst.FunctionDef, cst.ClassDef, cst.Lambda)))
+
+
+def _sets_true(roots: list[cst.CSTNode], flag: str) -> bool:
+    """True when *roots* assign a true constant to the name or attribute *flag* (``self._started = True``)."""
+    for root in roots:
+        for node in _own_nodes(root):
+            if isinstance(node, cst.Assign) and any(dotted(t.target) == flag for t in node.targets):
+                value = node.value
+                if isinstance(value, cst.Name) and value.value == "True" or (
+                        isinstance(value, cst.Integer) and value.value not in ("0", "0x0")):
+                    return True
+    return False
+
+
+def _returns_only(node: cst.If) -> bool:
+    """``if X: return`` with no ``else``."""
+    body = node.body
+    if node.orelse is not None or not isinstance(body, cst.IndentedBlock) and not isinstance(body, cst.SimpleStatementSuite):
+        return False
+    stmts = list(body.body)
+    if isinstance(body, cst.IndentedBlock):
+        if len(stmts) != 1 or not isinstance(stmts[0], cst.SimpleStatementLine):
+            return False
+        stmts = list(stmts[0].body)
+    return len(stmts) == 1 and isinstance(stmts[0], cst.Return) and stmts[0].value is None
+
+
+def once_flag(chain: list[cst.CSTNode]) -> str | None:
+    """The flag (``self._started``) that lets the code at the end of *chain* run only on its function's
+    first call, else None.
+
+    Either an ``if FLAG: return`` among the statements of an enclosing function before the one that holds
+    the code, with ``FLAG = True`` among the statements after it, or an enclosing ``if not FLAG:`` whose
+    body sets ``FLAG = True``.
+    """
+    for at, node in enumerate(chain):
+        if isinstance(node, cst.If) and isinstance(node.test, cst.UnaryOperation) and isinstance(node.test.operator, cst.Not):
+            flag = dotted(node.test.expression)
+            if flag and at + 1 < len(chain) and chain[at + 1] is node.body and _sets_true([node.body], flag):
+                return flag
+        if not isinstance(node, cst.FunctionDef) or not isinstance(node.body, cst.IndentedBlock):
+            continue
+        stmts = list(node.body.body)
+        holder = chain[at + 2] if at + 2 < len(chain) and chain[at + 1] is node.body else None
+        index = next((i for i, s in enumerate(stmts) if s is holder), None)
+        if index is None:
+            continue
+        for j in range(index):
+            guard = stmts[j]
+            if isinstance(guard, cst.If) and _returns_only(guard):
+                flag = dotted(guard.test)
+                if flag and _sets_true(stmts[j + 1:], flag):
+                    return flag
+    return None

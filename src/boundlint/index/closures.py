@@ -1,0 +1,134 @@
+"""What a function's own body shows of code that runs once, for the "runs once" judgement (``index.once``).
+
+- ``once_spans(func)``: the line spans that run only on the first call, guarded by a once-flag:
+  ``if self._started: return`` followed by ``self._started = True``, or an ``if not self.prepared:``
+  block that sets ``self.prepared = True`` (a module global works the same);
+- ``memoized(func, bases)``: a plain function without parameters behind ``@cache`` /
+  ``@lru_cache``: its body runs once per process, however often it is called;
+- ``closure_calls(func, read)``: the calls made by the nested functions *func* itself runs (calls by
+  name, or hands over as a start-up or lifespan hook), attributed to *func*: a nested
+  ``async def _migrate()`` started from a lifespan runs when the lifespan runs.
+
+Pure ``ast`` (the index reads modules without LibCST).
+"""
+from __future__ import annotations
+
+import ast
+from typing import Callable, Iterator
+
+from boundlint.index.shapes import dotted
+
+_MEMO_DECORATORS = frozenset({"cache", "lru_cache"})
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _own_nodes(stmts: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every node under *stmts*, not entering nested functions, classes or lambdas."""
+    stack: list[ast.AST] = list(reversed(stmts))
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (*_FUNCS, ast.ClassDef, ast.Lambda)):
+                stack.append(child)
+
+
+def _sets_true(stmts: list[ast.stmt], flag: str) -> bool:
+    """True when *stmts* assign a true constant to the name or attribute *flag* (``self.prepared = True``)."""
+    for node in _own_nodes(stmts):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value:
+            if any(dotted(t) == flag for t in node.targets):
+                return True
+    return False
+
+
+def _ends(stmts: list[ast.stmt]) -> bool:
+    return len(stmts) == 1 and isinstance(stmts[0], ast.Return) and stmts[0].value is None
+
+
+def once_spans(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[list]:
+    """``[[first line, last line, flag], ...]``: the statements of *func* that run only on its first call.
+
+    Two shapes, the flag a name or attribute (``self._started``, a module global):
+    ``if FLAG: return`` among the body's statements with ``FLAG = True`` after it (the statements after
+    the guard), and ``if not FLAG:`` whose body sets ``FLAG = True`` (that body).  A flag that is reset
+    elsewhere lets the code run again, but once per reset, not per item.
+    """
+    spans = []
+    body = func.body
+    for i, stmt in enumerate(body):
+        if isinstance(stmt, ast.If) and not stmt.orelse and _ends(stmt.body) and i + 1 < len(body):
+            flag = dotted(stmt.test)
+            if flag and _sets_true(body[i + 1:], flag):
+                spans.append([body[i + 1].lineno, body[-1].end_lineno, flag])
+    for node in _own_nodes(body):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not):
+            flag = dotted(node.test.operand)
+            if flag and _sets_true(node.body, flag):
+                spans.append([node.body[0].lineno, node.body[-1].end_lineno, flag])
+    return sorted(spans)
+
+
+def memoized(func: ast.FunctionDef | ast.AsyncFunctionDef, bases: list[str] | None) -> bool:
+    """True for a plain function (not a method) without parameters decorated with ``@cache`` or
+    ``@lru_cache(...)``: its one cached result is computed once per process."""
+    args = func.args
+    if bases is not None or args.posonlyargs or args.args or args.kwonlyargs or args.vararg or args.kwarg:
+        return False
+    names = {(dotted(d.func if isinstance(d, ast.Call) else d) or "").rsplit(".", 1)[-1] for d in func.decorator_list}
+    return bool(names & _MEMO_DECORATORS)
+
+
+def _nested(stmts: list[ast.stmt]) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The functions defined among *stmts* (also inside ``if`` / ``try`` / ``with`` blocks), by name."""
+    out = {}
+    stack = list(stmts)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, _FUNCS):
+            out[stmt.name] = stmt
+            continue
+        if isinstance(stmt, ast.ClassDef):
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            stack.extend(getattr(stmt, field, None) or ())
+    return out
+
+
+def _run_names(stmts: list[ast.stmt], hook_names: frozenset[str]) -> set[str]:
+    """Names *stmts* call (``f()``, also ``start(f())``) or register as a hook (``FastAPI(lifespan=f)``);
+    not names handed over otherwise (a scheduler would run those as often as it likes)."""
+    out = set()
+    for node in _own_nodes(stmts):
+        if not isinstance(node, ast.Call):
+            continue
+        if isinstance(node.func, ast.Name):
+            out.add(node.func.id)
+        for kw in node.keywords:
+            if kw.arg in hook_names and isinstance(kw.value, ast.Name):
+                out.add(kw.value.id)
+    return out
+
+
+def closure_calls(func: ast.FunctionDef | ast.AsyncFunctionDef, read: Callable[[ast.AST], list[dict]],
+                  role: Callable[[ast.AST], str | None], hook_names: frozenset[str]) -> list[dict]:
+    """The call records (*read* of a nested ``def``) of every nested function *func* runs itself, directly
+    or through other such nested functions, each with ``via`` (the nested function's name) and without
+    argument provenance (its parameters are not *func*'s).  A nested function with a role of its own
+    (*role*: a route, a task) runs on its own schedule and is left out."""
+    nested = {name: f for name, f in _nested(func.body).items() if role(f) in (None, "once")}
+    todo = list(_run_names(func.body, hook_names) & nested.keys())
+    run: list[str] = []
+    while todo:
+        name = todo.pop()
+        if name in run:
+            continue
+        run.append(name)
+        inner = nested[name]
+        todo.extend(_run_names(inner.body, hook_names) & nested.keys())
+    out = []
+    for name in sorted(run):
+        for call in read(nested[name]):
+            out.append({**call, "args": [None] * len(call["args"]), "kwargs": {k: None for k in call["kwargs"]},
+                        "via": name})
+    return out
