@@ -8,7 +8,8 @@ audit reports and tests), or None when nothing bounds the quantity:
 - ``source_limit(expr)``: is an iterable of bounded size (a literal,
   ``range(N)``, ``xs[:N]``, ``islice(xs, N)``, a fixed-size batch, a name
   checked by a dominating ``len`` guard)?
-- ``loop_limit(loop)``: does a loop run a bounded number of times?
+- ``loop_limit(loop)``: does a loop run a bounded number of times (also: it leaves
+  when a limiter has no free slot, ``capacity_stop``)?
 - ``callee_limit(def)``: does a spawned function acquire a semaphore or
   capacity limiter before its work?
 - ``loop_backpressure(loop, site)``: does the loop wait for capacity
@@ -24,13 +25,14 @@ from boundlint.analysis.limits.callers import callers_size_chain, size_chain
 from boundlint.analysis.limits.limiters import (
     callee_limit, configured_limiter, is_limiter, iter_nodes, loop_backpressure, project_limiter,
 )
+from boundlint.analysis.limits.loops import capacity_stop, loop_limit
 from boundlint.analysis.limits.sources import (
-    LIMITER_CLASS_NAMES, LIMITER_TYPES, batch_limit, checked_in_body, constant, guarded, is_upper, loop_limit,
+    LIMITER_CLASS_NAMES, LIMITER_TYPES, batch_limit, checked_in_body, constant, guarded, is_upper,
     size_from_input, source_limit, teardown_call, walked_whole,
 )
 
 __all__ = [
-    "LIMITER_CLASS_NAMES", "LIMITER_TYPES", "batch_limit", "callee_limit", "callers_size_chain", "checked_in_body",
+    "LIMITER_CLASS_NAMES", "LIMITER_TYPES", "batch_limit", "capacity_stop", "callee_limit", "callers_size_chain", "checked_in_body",
     "configured_limiter", "constant", "guarded", "is_limiter", "is_upper", "iter_nodes", "loop_backpressure",
     "loop_limit", "project_limiter", "size_chain", "size_from_input", "source_limit", "teardown_call", "walked_whole",
 ]

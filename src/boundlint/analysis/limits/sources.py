@@ -276,6 +276,8 @@ def filled_limit(filled: list[tuple[Fill, tuple[Loop, ...]]], ctx: Context, dept
             if loop.iter is not None:  # depth-bounded: a loop may walk the very list it fills
                 limit = source_limit(loop.iter, ctx, depth + 1) or batch_limit(loop.iter, ctx)
             else:
+                from boundlint.analysis.limits.loops import loop_limit  # loops builds on this module
+
                 limit = loop_limit(loop, ctx)
             if limit is None:
                 return None
@@ -463,20 +465,6 @@ def _slice_limit(expr: cst.Subscript, ctx: Context) -> str | None:
         lower_key = dotted(lower)
         if lower_key is not None and any(dotted(p) == lower_key for p in parts) and any(constant(p, ctx) for p in parts):
             return Limit(BATCHES, "fixed-size batches")
-    return None
-
-
-def loop_limit(loop: Loop, ctx: Context) -> str | None:
-    """Why *loop* runs a bounded number of times (or per fixed-size batch), or None."""
-    if loop.kind in ("for", "comp"):
-        return source_limit(loop.iter, ctx) or batch_limit(loop.iter, ctx)
-    test = loop.test
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
-        comp = test.comparisons[0]
-        if isinstance(comp.operator, (cst.LessThan, cst.LessThanEqual)) and constant(comp.comparator, ctx):
-            return Limit(COUNTER, "a bounded counter")
-        if isinstance(comp.operator, (cst.GreaterThan, cst.GreaterThanEqual)) and constant(test.left, ctx):
-            return Limit(COUNTER, "a bounded counter")
     return None
 
 

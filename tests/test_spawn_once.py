@@ -1,0 +1,68 @@
+"""Limits the spawn rules read from the code, and code that runs once by its own signs: exact verdicts."""
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+
+from boundlint import verdicts
+from boundlint.analysis import limits
+from boundlint.analysis.context import Loop
+from boundlint.facts.once_flag import once_flag
+from boundlint.facts.placement import ancestors_of
+from boundlint.index import closures
+
+
+def _loop(source: str) -> Loop:
+    module = cst.parse_module(source)
+    node = next(n for n in limits.iter_nodes(module, into_defs=True) if isinstance(n, cst.For))
+    return Loop("for", node, node.iter, None, node)
+
+
+def test_a_loop_that_leaves_when_no_slot_is_free_is_bounded_by_the_limiter():
+    found = limits.capacity_stop(_loop(
+        "for run in runs:\n    try:\n        tok = self.slots.acquire()\n    except WouldBlock:\n        break\n"
+        "    tg.start_soon(submit, run, tok)\n"))
+    assert (found.kind, found.why) == (
+        verdicts.LOOP_SLOT, "stops when `self.slots` has no free slot: at most its capacity per run")
+    found = limits.capacity_stop(_loop("for run in runs:\n    if not sem.acquire(blocking=False):\n        return\n"
+                                       "    tg.start_soon(submit, run)\n"))
+    assert found.why == "stops when `sem` has no free slot: at most its capacity per run"
+
+
+def test_a_slot_released_in_the_loop_or_a_handler_that_goes_on_bounds_nothing():
+    assert limits.capacity_stop(_loop(
+        "for run in runs:\n    try:\n        sem.acquire_nowait()\n    except WouldBlock:\n        continue\n"
+        "    tg.start_soon(submit, run)\n")) is None
+    assert limits.capacity_stop(_loop(
+        "for run in runs:\n    try:\n        sem.acquire_nowait()\n    except WouldBlock:\n        break\n"
+        "    sem.release()\n    tg.start_soon(submit, run)\n")) is None
+
+
+def _flag_at(source: str, marker: str) -> str | None:
+    module = cst.parse_module(source)
+    node = next(n for n in limits.iter_nodes(module, into_defs=True)
+                if isinstance(n, cst.Call) and module.code_for_node(n.func) == marker)
+    return once_flag([*ancestors_of(module, node)])
+
+
+def test_the_once_flag_of_the_code_a_finding_sits_in():
+    early = ("class S:\n    def start(self):\n        if self._started:\n            return\n"
+             "        self._started = True\n        spawn_all()\n")
+    assert _flag_at(early, "spawn_all") == "self._started"
+    block = "def prepare():\n    global READY\n    if not READY:\n        migrate()\n        READY = True\n    after()\n"
+    assert _flag_at(block, "migrate") == "READY"
+    assert _flag_at(block, "after") is None  # after the guarded block: every call
+    never_set = "class S:\n    def start(self):\n        if self._started:\n            return\n        spawn_all()\n"
+    assert _flag_at(never_set, "spawn_all") is None
+
+
+def test_once_spans_and_memoized_functions_in_the_index():
+    tree = ast.parse("class S:\n    def start(self):\n        if self.up:\n            return\n        self.up = 1\n"
+                     "        go()\n\n\n@functools.lru_cache(maxsize=None)\ndef load():\n    pass\n\n\n"
+                     "@cache\ndef load_one(name):\n    pass\n")
+    start = tree.body[0].body[0]
+    assert closures.once_spans(start) == [[5, 6, "self.up"]]
+    assert closures.memoized(tree.body[1], None) is True
+    assert closures.memoized(tree.body[2], None) is False  # once per argument, not once
+    assert closures.memoized(tree.body[1], ["object"]) is False  # a method: once per instance at best
