@@ -66,3 +66,33 @@ def test_once_spans_and_memoized_functions_in_the_index():
     assert closures.memoized(tree.body[1], None) is True
     assert closures.memoized(tree.body[2], None) is False  # once per argument, not once
     assert closures.memoized(tree.body[1], ["object"]) is False  # a method: once per instance at best
+
+
+def _spawn_limits(source: str, monkeypatch) -> list:
+    from boundlint.config import Settings
+    from boundlint.engine import check_source
+    from boundlint.rules.fanout import unbounded_task_spawn
+
+    seen = []
+    real = unbounded_task_spawn.spawn_limit
+
+    def spy(*args, **kwargs):
+        result = real(*args, **kwargs)
+        seen.append(result[1])
+        return result
+    monkeypatch.setattr(unbounded_task_spawn, "spawn_limit", spy)
+    check_source(source, "m.py", Settings())
+    return seen
+
+
+def test_staggered_starts_and_an_and_ed_none_test_are_typed_limits(monkeypatch):
+    staggered = ("import trio\n\nasync def connect(targets, delay):\n    async with trio.open_nursery() as n:\n"
+                 "        for t in targets:\n            failed = trio.Event()\n            n.start_soon(attempt, t, failed)\n"
+                 "            with trio.move_on_after(delay):\n                await failed.wait()\n")
+    [found] = _spawn_limits(staggered, monkeypatch)
+    assert (found.kind, found.why) == (
+        verdicts.PACED, "each start waits for `failed`, which the task it started sets, before the next")
+    single = ("import asyncio\n\nasync def relay(stream):\n    task = None\n    async for chunk in stream:\n"
+              "        if chunk and task is None:\n            task = asyncio.create_task(finish(chunk))\n")
+    [found] = _spawn_limits(single, monkeypatch)
+    assert (found.kind, found.why) == (verdicts.SINGLE_FLIGHT, "one task at a time: started only while `task` holds none")

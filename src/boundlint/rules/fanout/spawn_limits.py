@@ -14,7 +14,7 @@ from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.names import dotted
 from boundlint.analysis.spawns import Spawn, is_task_group
 from boundlint.rules.base import short
-from boundlint.verdicts import AWAITED, BOUNDED_LOOPS, LIMITER, LOOP_LIMITER, SINGLE_FLIGHT, TEARDOWN, Limit, kind_of
+from boundlint.verdicts import AWAITED, BOUNDED_LOOPS, LIMITER, LOOP_LIMITER, PACED, SINGLE_FLIGHT, TEARDOWN, Limit, kind_of
 
 _LIMITS_DOC = """
     ## What counts as a limit
@@ -48,6 +48,10 @@ _LIMITS_DOC = """
     - the spawning loop waits for capacity: `await sem.acquire()`, or a
       `len(pending) >= N` check that awaits in-flight work (a semaphore held
       around the spawn does not count: it is released once the task starts);
+    - starts paced by the tasks themselves: an `Event()` built per
+      iteration, handed to the task, and awaited before the next start
+      (`await failed.wait()`, also under `move_on_after(delay)`), as
+      happy-eyeballs connecting staggers its attempts;
     - one task at a time: the task is stored in a name that an enclosing
       `if` requires to hold none (`if self.task is None: self.task =
       create_task(...)`, also `if not t`, `if t.done()`, `if t is None or
@@ -143,6 +147,9 @@ def spawn_limit(spawn: Spawn, loops: list[Loop], ctx: Context) -> tuple[Unbounde
     single = single_flight(found.loop, ctx)
     if single:
         return found, Limit(SINGLE_FLIGHT, single)
+    signal = awaits_signal(spawn, found.loop)
+    if signal:
+        return found, Limit(PACED, f"each start waits for `{signal}`, which the task it started sets, before the next")
     if spawn.target is not None and not unshared_limiter(spawn.call, ctx, found.loop):
         limit = limits.callee_limit(spawn.target, ctx)
         if limit:
@@ -253,6 +260,30 @@ def awaited_in_iteration(spawn: Spawn, loop: Loop, ctx: Context) -> bool:
             if isinstance(node.func.value, cst.Name) and node.func.value.value == name:
                 return True
     return False
+
+
+def awaits_signal(spawn: Spawn, loop: Loop) -> str | None:
+    """The name of a signal the loop waits on before its next start, else None.
+
+    ``done = Event()`` built in the loop body, handed to the spawned task, then ``await done.wait()`` in
+    the same body (also under a timeout, ``with move_on_after(delay):``): the next task starts only once
+    this one has signalled (a failed attempt) or the delay has passed, as happy-eyeballs connecting does.
+    """
+    if loop.kind not in ("for", "while"):
+        return None
+    passed = {a.value.value for a in spawn.call.args if isinstance(a.value, cst.Name)}
+    built = set()
+    waited = set()
+    for node in limits.iter_nodes(loop.node.body):
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call) and not node.value.args:
+            if (dotted(node.value.func) or "").rsplit(".", 1)[-1] == "Event":
+                built.update(t.target.value for t in node.targets if isinstance(t.target, cst.Name))
+        elif isinstance(node, cst.Await) and isinstance(node.expression, cst.Call):
+            func = node.expression.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "wait" and isinstance(func.value, cst.Name):
+                waited.add(func.value.value)
+    found = sorted(passed & built & waited)
+    return found[0] if found else None
 
 
 def _mentions(call: cst.Call, name: str) -> bool:
