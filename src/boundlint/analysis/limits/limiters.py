@@ -33,7 +33,8 @@ def is_limiter(expr: cst.BaseExpression, ctx: Context, params: dict[str, cst.Par
             return not size_from_input(size, ctx)
         if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("acquire", "limit", "throttle"):
             return is_limiter(expr.func.value, ctx, params, depth + 1)
-        return _kept_limiter(expr.func, ctx) or project_limiter(expr.func, ctx) is not None
+        return (_kept_limiter(expr.func, ctx) or _held_around_yield(expr.func, ctx)
+                or project_limiter(expr.func, ctx) is not None)
     if isinstance(expr, (cst.Name, cst.Attribute)):
         shared = _project_instance_limiter(expr, ctx)
         if shared is not None:
@@ -83,6 +84,38 @@ def _kept_limiter(func: cst.BaseExpression, ctx: Context) -> bool:
         kind.rsplit(".", 1)[-1] in tables.table("limiter-class-names", ctx.settings))
     handed = any(isinstance(n, cst.Return) and isinstance(n.value, cst.Attribute) and _on_instance(n.value) for n in nodes)
     return kept or (annotated and handed)
+
+
+_LOCKS = frozenset({"asyncio.Lock", "anyio.Lock", "trio.Lock", "threading.Lock", "threading.RLock"})
+_CONTEXT_MANAGERS = frozenset({"asynccontextmanager", "contextmanager"})
+
+
+def _held_around_yield(func: cst.BaseExpression, ctx: Context) -> bool:
+    """``async with self._session():`` where the method ``_session`` is a context manager that hands out
+    what it yields while holding a limiter or a lock the instance keeps (``async with self._lock:
+    yield self._http``), on every path that yields: every caller waits for it, so whatever the caller
+    does with it runs one (or the limiter's size) at a time."""
+    if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls")):
+        return False
+    method = ctx.method(func.attr.value)
+    if not isinstance(method, cst.FunctionDef):
+        return False
+    if not any((dotted(d.decorator) or "").rsplit(".", 1)[-1] in _CONTEXT_MANAGERS for d in method.decorators):
+        return False
+    yields = {id(n) for n in iter_nodes(method.body) if isinstance(n, cst.Yield)}
+    held_yields: set[int] = set()
+    for node in iter_nodes(method.body):
+        if isinstance(node, cst.With) and any(_held(item.item, ctx) for item in node.items):
+            held_yields.update(id(n) for n in iter_nodes(node.body) if isinstance(n, cst.Yield))
+    return bool(yields) and yields <= held_yields  # a branch that yields without it hands the session out freely
+
+
+def _held(held: cst.BaseExpression, ctx: Context) -> bool:
+    """``self._lock`` / ``self._slots``: a lock or limiter the instance keeps."""
+    if not (isinstance(held, cst.Attribute) and _on_instance(held)):
+        return False
+    values = [v for v in ctx.attr_values(held.attr.value) if isinstance(v, cst.Call)]
+    return any((ctx.qualname(v.func) or "") in _LOCKS or is_limiter(v, ctx) for v in values)
 
 
 def _on_instance(target: cst.BaseExpression) -> bool:
@@ -168,20 +201,21 @@ def callee_limit(func: cst.BaseExpression, ctx: Context, depth: int = 0) -> str 
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "acquire":
             if is_limiter(node.func.value, ctx, params) and not _per_call_limiter(node.func.value, target, ctx):
                 return Limit(LIMITER, f"a limiter in `{target.name.value}`")
-    return _limit_below(target, ctx) if depth == 0 else None
+    return _limit_below(target, ctx, depth) if depth < 2 else None
 
 
-def _limit_below(target: cst.FunctionDef, ctx: Context) -> Limit | None:
-    """A limiter one call further down: the spawned *target* awaits a project function (this module's,
-    a method of ``self``, or another module's) that enters a shared limiter, and nothing else it
-    calls reaches a dependency, so every dependency call waits for a slot."""
+def _limit_below(target: cst.FunctionDef, ctx: Context, depth: int = 0) -> Limit | None:
+    """A limiter one or two calls further down: the spawned *target* awaits a project function (this
+    module's, a method of ``self``, or another module's) that enters a shared limiter, or awaits one
+    that does so itself (*depth* 1), and nothing else it calls reaches a dependency, so every
+    dependency call waits for a slot."""
     from boundlint.facts import dependency  # facts read the analysis, not the other way round at import
 
     found, limited, rest = None, set(), []
     for node in iter_nodes(target.body):
         if isinstance(node, cst.Await) and isinstance(node.expression, cst.Call):
             func = node.expression.func
-            limit = callee_limit(func, ctx, 1) if isinstance(func, (cst.Name, cst.Attribute)) else None
+            limit = callee_limit(func, ctx, depth + 1) if isinstance(func, (cst.Name, cst.Attribute)) else None
             if limit:
                 found = found or limit
                 limited.update(id(n) for n in iter_nodes(node.expression))

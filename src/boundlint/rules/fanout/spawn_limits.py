@@ -35,10 +35,13 @@ _LIMITS_DOC = """
       `BoundedSemaphore`, anyio/trio `CapacityLimiter` or
       `aiolimiter.AsyncLimiter` (or acquires one), also when it is passed in,
       or one of your own limiter helpers named in the `limiter-helpers`
-      option, itself or in a function it awaits one call further down (this
-      module's, a method of `self`, or another module's: `await send(p)`
-      where `send` holds `async with _slots:`) when nothing else it calls
-      reaches a dependency outside that limiter;
+      option, itself or in a function it awaits one or two calls further
+      down (this module's, a method of `self`, or another module's: `await
+      send(p)` where `send` holds `async with _slots:`) when nothing else it
+      calls reaches a dependency outside that limiter; also a context
+      manager method of the same class that yields only while it holds a
+      lock or limiter the instance keeps (`async with self._session() as s:`
+      where `_session` does `async with self._lock: yield self._http`);
       the limiter's own size must not come from `len()` of the input
       (nor from a parameter that a caller, in any module, passes `len(...)`
       for: the finding's evidence names that caller), and every task must
