@@ -236,6 +236,12 @@ def create_app(scheduler):
     async def nightly():
         await tasks.nightly()
 
+    def poll():
+        tasks.poll()
+
+    while scheduler.running:
+        poll()
+
     @asynccontextmanager
     async def lifespan(app):
         await warm()
@@ -271,7 +277,7 @@ class Store:
         tasks.after()
 '''
 
-TASKS = "".join(f"async def {n}():\n    pass\n\n\n" for n in ("migrate", "nightly", "pong", "load", "group", "columns", "after"))
+TASKS = "".join(f"async def {n}():\n    pass\n\n\n" for n in ("migrate", "nightly", "pong", "load", "group", "columns", "after", "poll"))
 
 
 def test_closures_memoized_loaders_and_once_flags_run_once(tmp_path, monkeypatch):
@@ -282,16 +288,17 @@ def test_closures_memoized_loaders_and_once_flags_run_once(tmp_path, monkeypatch
     # a nested function handed to a scheduler, or a nested route, runs on its own schedule
     assert queries.once_callers(index, "app.tasks.nightly") is None
     assert queries.once_callers(index, "app.tasks.pong") is None
+    assert queries.once_callers(index, "app.tasks.poll") is None  # run on every pass of create_app()'s loop
     # @cache without parameters: once per process; with a parameter, once per argument
-    assert queries.once_callers(index, "app.tasks.load") == ["`plugins()` (app/start.py:33)"]
+    assert queries.once_callers(index, "app.tasks.load") == ["`plugins()` (app/start.py:39)"]
     assert queries.once_callers(index, "app.tasks.group") is None
     facts = index.modules["app.start"].summary["functions"]
     assert (facts["plugins"]["role"], facts["plugins"]["memoized"]) == ("once", True)
     assert (facts["by_group"]["role"], facts["by_group"]["memoized"]) == (None, False)
     # under `if not self.ready:` that sets it: once whoever calls prepare(); after the block: not shown
-    assert facts["Store.prepare"]["once_spans"] == [[46, 47, "self.ready"]]
+    assert facts["Store.prepare"]["once_spans"] == [[52, 53, "self.ready"]]
     assert queries.once_callers(index, "app.tasks.columns") == [
-        "`Store.prepare()` (app/start.py:46) under the once-flag `self.ready`"]
+        "`Store.prepare()` (app/start.py:52) under the once-flag `self.ready`"]
     assert queries.once_callers(index, "app.tasks.after") is None
 
 

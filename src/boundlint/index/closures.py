@@ -97,9 +97,13 @@ def _nested(stmts: list[ast.stmt]) -> dict[str, ast.FunctionDef | ast.AsyncFunct
 
 def _run_names(stmts: list[ast.stmt], hook_names: frozenset[str]) -> set[str]:
     """Names *stmts* call (``f()``, also ``start(f())``) or register as a hook (``FastAPI(lifespan=f)``);
-    not names handed over otherwise (a scheduler would run those as often as it likes)."""
-    out = set()
+    not names handed over otherwise (a scheduler would run those as often as it likes), nor names
+    also called on the passes of a ``while`` loop."""
+    out: set[str] = set()
+    repeated: set[str] = set()
     for node in _own_nodes(stmts):
+        if isinstance(node, ast.While):
+            repeated |= {n.func.id for n in _own_nodes(node.body) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
         if not isinstance(node, ast.Call):
             continue
         if isinstance(node.func, ast.Name):
@@ -107,7 +111,7 @@ def _run_names(stmts: list[ast.stmt], hook_names: frozenset[str]) -> set[str]:
         for kw in node.keywords:
             if kw.arg in hook_names and isinstance(kw.value, ast.Name):
                 out.add(kw.value.id)
-    return out
+    return out - repeated
 
 
 def closure_calls(func: ast.FunctionDef | ast.AsyncFunctionDef, read: Callable[[ast.AST], list[dict]],
