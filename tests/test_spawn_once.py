@@ -96,3 +96,14 @@ def test_staggered_starts_and_an_and_ed_none_test_are_typed_limits(monkeypatch):
               "        if chunk and task is None:\n            task = asyncio.create_task(finish(chunk))\n")
     [found] = _spawn_limits(single, monkeypatch)
     assert (found.kind, found.why) == (verdicts.SINGLE_FLIGHT, "one task at a time: started only while `task` holds none")
+
+
+def test_a_reentrancy_guard_is_no_once_flag():
+    busy = ("class S:\n    def flush(self):\n        if self._busy:\n            return\n        self._busy = True\n"
+            "        try:\n            send_all()\n        finally:\n            self._busy = False\n")
+    assert _flag_at(busy, "send_all") is None
+    tree = ast.parse(busy)
+    assert closures.once_spans(tree.body[0].body[0]) == []
+    block = "def f():\n    if not self.ready:\n        self.ready = True\n        go()\n        self.ready = False\n"
+    assert _flag_at(block, "go") is None
+    assert closures.once_spans(ast.parse(block).body[0]) == []

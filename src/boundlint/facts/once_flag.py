@@ -20,16 +20,23 @@ def _own_nodes(root: cst.CSTNode):
         stack.extend(c for c in node.children if not isinstance(c, (cst.FunctionDef, cst.ClassDef, cst.Lambda)))
 
 
-def _sets_true(roots: list[cst.CSTNode], flag: str) -> bool:
-    """True when *roots* assign a true constant to the name or attribute *flag* (``self._started = True``)."""
+def _sets(roots: list[cst.CSTNode], flag: str, truth: bool) -> bool:
+    """True when *roots* assign a constant of that *truth* to the name or attribute *flag*
+    (``self._started = True`` / ``self._busy = False``)."""
     for root in roots:
         for node in _own_nodes(root):
             if isinstance(node, cst.Assign) and any(dotted(t.target) == flag for t in node.targets):
                 value = node.value
-                if isinstance(value, cst.Name) and value.value == "True" or (
-                        isinstance(value, cst.Integer) and value.value not in ("0", "0x0")):
+                if isinstance(value, cst.Name) and value.value in ("True", "False", "None"):
+                    if (value.value == "True") is truth:
+                        return True
+                elif isinstance(value, cst.Integer) and (value.value not in ("0", "0x0")) is truth:
                     return True
     return False
+
+
+def _sets_true(roots: list[cst.CSTNode], flag: str) -> bool:
+    return _sets(roots, flag, True)
 
 
 def _returns_only(node: cst.If) -> bool:
@@ -51,13 +58,16 @@ def once_flag(chain: list[cst.CSTNode]) -> str | None:
 
     Either an ``if FLAG: return`` among the statements of an enclosing function before the one that holds
     the code, with ``FLAG = True`` among the statements after it, or an enclosing ``if not FLAG:`` whose
-    body sets ``FLAG = True``.
+    body sets ``FLAG = True``; not when the function also sets the flag false (``busy = False`` in a
+    ``finally``: a reentrancy guard, which lets the next call run again).
     """
     for at, node in enumerate(chain):
         if isinstance(node, cst.If) and isinstance(node.test, cst.UnaryOperation) and isinstance(node.test.operator, cst.Not):
             flag = dotted(node.test.expression)
             if flag and at + 1 < len(chain) and chain[at + 1] is node.body and _sets_true([node.body], flag):
-                return flag
+                func = next((n for n in reversed(chain[:at]) if isinstance(n, cst.FunctionDef)), None)
+                if func is None or not _sets([func.body], flag, False):
+                    return flag
         if not isinstance(node, cst.FunctionDef) or not isinstance(node.body, cst.IndentedBlock):
             continue
         stmts = list(node.body.body)
@@ -69,6 +79,6 @@ def once_flag(chain: list[cst.CSTNode]) -> str | None:
             guard = stmts[j]
             if isinstance(guard, cst.If) and _returns_only(guard):
                 flag = dotted(guard.test)
-                if flag and _sets_true(stmts[j + 1:], flag):
+                if flag and _sets_true(stmts[j + 1:], flag) and not _sets([node.body], flag, False):
                     return flag
     return None

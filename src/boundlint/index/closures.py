@@ -33,13 +33,17 @@ def _own_nodes(stmts: list[ast.stmt]) -> Iterator[ast.AST]:
                 stack.append(child)
 
 
-def _sets_true(stmts: list[ast.stmt], flag: str) -> bool:
-    """True when *stmts* assign a true constant to the name or attribute *flag* (``self.prepared = True``)."""
+def _sets(stmts: list[ast.stmt], flag: str, truth: bool) -> bool:
+    """True when *stmts* assign a constant of that *truth* to the name or attribute *flag*."""
     for node in _own_nodes(stmts):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and bool(node.value.value) is truth:
             if any(dotted(t) == flag for t in node.targets):
                 return True
     return False
+
+
+def _sets_true(stmts: list[ast.stmt], flag: str) -> bool:
+    return _sets(stmts, flag, True)
 
 
 def _ends(stmts: list[ast.stmt]) -> bool:
@@ -51,20 +55,22 @@ def once_spans(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[list]:
 
     Two shapes, the flag a name or attribute (``self._started``, a module global):
     ``if FLAG: return`` among the body's statements with ``FLAG = True`` after it (the statements after
-    the guard), and ``if not FLAG:`` whose body sets ``FLAG = True`` (that body).  A flag that is reset
-    elsewhere lets the code run again, but once per reset, not per item.
+    the guard), and ``if not FLAG:`` whose body sets ``FLAG = True`` (that body).  A flag the function
+    also sets false is a reentrancy guard, not a once-flag; one reset elsewhere lets the code run again,
+    but once per reset, not per item.
     """
     spans = []
     body = func.body
+    resets = lambda flag: _sets(body, flag, False)  # noqa: E731  # `busy = False` again: a reentrancy guard
     for i, stmt in enumerate(body):
         if isinstance(stmt, ast.If) and not stmt.orelse and _ends(stmt.body) and i + 1 < len(body):
             flag = dotted(stmt.test)
-            if flag and _sets_true(body[i + 1:], flag):
+            if flag and _sets_true(body[i + 1:], flag) and not resets(flag):
                 spans.append([body[i + 1].lineno, body[-1].end_lineno, flag])
     for node in _own_nodes(body):
         if isinstance(node, ast.If) and isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not):
             flag = dotted(node.test.operand)
-            if flag and _sets_true(node.body, flag):
+            if flag and _sets_true(node.body, flag) and not resets(flag):
                 spans.append([node.body[0].lineno, node.body[-1].end_lineno, flag])
     return sorted(spans)
 
