@@ -23,7 +23,7 @@ import libcst as cst
 
 from boundlint import tables
 from boundlint.analysis.names import dotted
-from boundlint.facts import calls, placement
+from boundlint.facts import callers, calls, configured, placement
 from boundlint.facts.literals import (
     capped as _capped, index_of as _index_of, item as _item, literal_items as _literal_items,
 )
@@ -32,17 +32,11 @@ INPUT, CONFIGURED, FIXED, UNKNOWN = "input", "configured", "fixed", "unknown"
 
 _WRAPPERS = frozenset({"len", "list", "tuple", "set", "sorted", "reversed", "enumerate", "zip", "iter", "frozenset",
                        "dict", "filter", "map", "chain", "islice", "batched", "chunked", "fromkeys"})
-# A call of one of these on an object named as configuration reads it (`await Config.get("urls")`).
-_CONFIG_GETTERS = frozenset({"get", "get_value", "getlist", "get_list", "get_config", "value"})
 _VIEWS = frozenset({"items", "keys", "values", "copy", "split", "splitlines", "readlines"})
 _WALKS = frozenset({"os.listdir", "os.scandir", "os.walk", "glob.glob", "glob.iglob"})
-# What the installation fixes: plugins and entry points found at start-up.
-_INSTALLED = frozenset({"importlib.metadata.entry_points", "importlib_metadata.entry_points",
-                        "pkg_resources.iter_entry_points", "entry_points", "iter_entry_points"})
 _WALK_METHODS = frozenset({"iterdir", "glob", "rglob", "readlines", "read_text", "splitlines"})
-_CONFIG_ROOTS = frozenset({"settings", "config", "conf", "cfg", "options", "opts", "app_settings", "self", "cls"})
 _REQUEST_WORDS = frozenset({"request", "req", "body", "payload", "batch", "messages", "msgs", "records", "events"})
-_DEPTH = 4
+_DEPTH = 8  # levels of expression and of hops through assignments, callers and helpers
 
 
 def _assignments(func: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:
@@ -97,128 +91,6 @@ def _param(func: cst.FunctionDef, name: str) -> cst.Param | None:
     return None
 
 
-_LOOPS = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
-_FILLS = frozenset({"append", "extend", "add", "update", "insert", "setdefault", "appendleft"})
-
-
-def _self_attr(expr: cst.CSTNode, attr: str) -> bool:
-    return (isinstance(expr, cst.Attribute) and expr.attr.value == attr and isinstance(expr.value, cst.Name)
-            and expr.value.value in ("self", "cls"))
-
-
-def _names_in(expr: cst.CSTNode) -> set[str]:
-    out, stack = set(), [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Name):
-            out.add(node.value)
-        stack.extend(node.children)
-    return out
-
-
-def _param_names(func: cst.FunctionDef) -> set[str]:
-    params = func.params
-    return {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)} - {"self", "cls"}
-
-
-def _fields_of(node: cst.CSTNode):
-    """*node*'s syntactic children read from its fields (``node.children`` rebuilds them: far slower)."""
-    from boundlint.analysis.walk.walker import children  # the checker has it loaded; the index never needs it
-
-    return children(node)
-
-
-def _setup_methods(methods: list[cst.FunctionDef], settings) -> set[str]:
-    """Names of the methods that set the object up before it works: those the ``setup-methods`` table
-    names (``__init__``, ``start``, ``before_run`` ...), and those called (``self.m()``) only from
-    set-up methods and never inside a loop there."""
-    roots = tables.table("setup-methods", settings)
-    callers: dict[str, list[tuple[str, bool]]] = {}  # method -> (calling method, in a loop)
-    for method in methods:
-        stack: list[tuple[cst.CSTNode, bool]] = [(method.body, False)]
-        while stack:
-            node, looped = stack.pop()
-            if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
-                    and isinstance(node.func.value, cst.Name) and node.func.value.value == "self"):
-                callers.setdefault(node.func.attr.value, []).append((method.name.value, looped))
-            inner = looped or isinstance(node, _LOOPS)
-            stack.extend((child, inner) for child in _fields_of(node)
-                         if not isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)))
-    out = {m.name.value for m in methods if m.name.value in roots}
-    grew = True
-    while grew:
-        grew = False
-        for method in methods:
-            name = method.name.value
-            calls_of = callers.get(name)
-            if name not in out and calls_of and all(c in out and not looped for c, looped in calls_of):
-                out.add(name)
-                grew = True
-    return out
-
-
-def _built_once(owner: cst.ClassDef, attr: str, settings=None, memo: dict | None = None) -> tuple | None:
-    """See ``_Reader.built_once``: None when the attribute is not state fixed at set-up, else
-    ``(params, values)``: the ``__init__`` parameters its value is made from (empty when none) and
-    ``(method, value)`` for each value a set-up method assigns."""
-    assigned_at_build = False
-    handed: set[str] = set()
-    values: list[tuple[cst.FunctionDef, cst.BaseExpression]] = []
-    methods = [s for s in (owner.body.body if isinstance(owner.body, cst.IndentedBlock) else ())
-               if isinstance(s, cst.FunctionDef)]
-    if memo is None:
-        memo = {}
-    setup = memo.get(id(owner))  # the same for every attribute of the class: one walk of its methods
-    if setup is None:
-        setup = memo[id(owner)] = _setup_methods(methods, settings)
-    for stmt in methods:
-        builder = stmt.name.value in setup
-        stack: list[cst.CSTNode] = [stmt.body]
-        while stack:
-            node = stack.pop()
-            stack.extend(_fields_of(node))
-            targets: list[cst.CSTNode] = []
-            if isinstance(node, cst.Assign):
-                targets = [t.target for t in node.targets]
-            elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
-                targets = [node.target]
-            for target in targets:
-                if _self_attr(target, attr):
-                    if not builder:
-                        return None
-                    value = getattr(node, "value", None)
-                    used = _names_in(value) & _param_names(stmt) if value is not None else set()
-                    if used and stmt.name.value != "__init__":
-                        return None  # handed in by whoever calls it: as large as the caller's collection
-                    handed |= used  # handed in by whoever builds it: judged by how the project builds it
-                    if value is not None:
-                        values.append((stmt, value))
-                    assigned_at_build = True
-                if isinstance(target, cst.Subscript) and _self_attr(target.value, attr) and not builder:
-                    return None  # self.attr[key] = value per call
-            if (not builder and isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
-                    and node.func.attr.value in _FILLS and _self_attr(node.func.value, attr)):
-                return None  # filled as the object works
-    return (frozenset(handed), values) if assigned_at_build else None
-
-
-def _configured_chain(text: str, settings) -> bool:
-    """``settings.repos``, ``self.config.regions``, ``x.replicas``: an attribute chain that names configuration."""
-    parts = text.split(".")
-    return (parts[0] in _CONFIG_ROOTS - {"self", "cls"} or any("settings" in p or "config" in p for p in parts)
-            or parts[-1] in tables.table("bounded-names", settings))
-
-
-def _config_read(func: cst.BaseExpression) -> bool:
-    """``Config.get(...)``, ``settings.get_value(...)``: a getter called on an object named as configuration."""
-    if not (isinstance(func, cst.Attribute) and func.attr.value in _CONFIG_GETTERS):
-        return False
-    receiver = func.value.attr.value if isinstance(func.value, cst.Attribute) else (
-        func.value.value if isinstance(func.value, cst.Name) else "")
-    word = receiver.lower().strip("_")
-    return word in _CONFIG_ROOTS - {"self", "cls", "options", "opts"} or word.endswith(("config", "settings"))
-
-
 def _argument(call: cst.Call, position: int, name: str) -> cst.BaseExpression | None:
     """The argument *call* passes for the parameter *name* at *position*, else None (also when a
     ``*args`` or ``**kwargs`` may hold it)."""
@@ -249,7 +121,7 @@ class _Reader:
                 return _worst([self.expr(v, depth + 1) for v in values])
             param = _param(func, name)
             if param is not None:
-                return self.param(func, param)
+                return self.param(func, param, depth)
         if name.isupper():
             return FIXED, f"the constant `{name}`"
         if name in self.ctx.index.constants:
@@ -271,7 +143,7 @@ class _Reader:
         memo = self.ctx.cache.setdefault("built_once", {})
         key = (id(owner), attr)
         if key not in memo:
-            memo[key] = _built_once(owner, attr, self.ctx.settings, self.ctx.cache.setdefault("setup_methods", {}))
+            memo[key] = configured.built_once(owner, attr, self.ctx.settings, self.ctx.cache.setdefault("setup_methods", {}))
         if memo[key] is None:
             return None
         handed, values = memo[key]
@@ -290,7 +162,7 @@ class _Reader:
         return (f"set when the object is set up, from the defaults of `{', '.join(sorted(handed))}`, "
                 f"which no construction of `{owner.name.value}` in the project passes")
 
-    def param(self, func: cst.FunctionDef, param: cst.Param) -> tuple[str, str]:
+    def param(self, func: cst.FunctionDef, param: cst.Param, depth: int = 0) -> tuple[str, str]:
         name = param.name.value
         if self.runs in (placement.REQUEST, placement.WORKER):
             what = "request" if self.runs == placement.REQUEST else "message"
@@ -301,7 +173,7 @@ class _Reader:
             text = dotted(param.annotation.annotation) or ""
             if text.rsplit(".", 1)[-1] in ("Request", "WebSocket", "HttpRequest"):
                 return INPUT, f"request `{name}` of `{func.name.value}()`"
-        passed = self.passed(func, name)
+        passed = self.passed(func, name) or self.filled(func, param, depth)
         if passed:
             return CONFIGURED, passed
         return UNKNOWN, f"parameter `{name}` of `{func.name.value}()`"
@@ -314,16 +186,39 @@ class _Reader:
             return None
         calls_of = self.ctx.project.ask("passed", self.ctx.project.ref(None, func.name.value), name)
         if not calls_of or any(c["input"] or not c["text"] or "." not in c["text"]
-                               or not _configured_chain(c["text"], self.ctx.settings) for c in calls_of):
+                               or not configured.configured_chain(c["text"], self.ctx.settings) for c in calls_of):
             return None
         first = calls_of[0]
         return (f"`{name}` of `{func.name.value}()`, passed `{first['text']}` (configuration) "
                 f"by every caller ({first['where']})")
 
+    def filled(self, func: cst.FunctionDef, param: cst.Param, depth: int) -> str | None:
+        """Why the parameter *param* of *func* (a module-level function or a method of a module-level
+        class) is configured: the project calls *func* only from this module, and every call here
+        passes (or leaves to a default) a value this reader finds configured or fixed, judged where
+        the call is (``caps.resolved_callbacks``, a ``tuple(...)`` of one); else None."""
+        if depth >= _DEPTH:
+            return None
+        found = callers.calls_in_module(func, param.name.value, self.chain, self.ctx)
+        if not found:
+            return None
+        position, sites = found
+        kinds: list[tuple[str, str]] = []
+        for call, chain in sites:
+            arg = _argument(call, position, param.name.value)
+            if arg is None and (param.default is None or any(a.star for a in call.args)):
+                return None
+            value = arg if arg is not None else param.default
+            kinds.append(_Reader(chain, self.ctx, self.path).expr(value, depth + 1))
+        kind, why = _worst(kinds)
+        if kind not in (CONFIGURED, FIXED):
+            return None
+        return f"`{param.name.value}` of `{func.name.value}()`, which every caller fills from {why}"
+
     def config_read(self, func: cst.BaseExpression) -> bool:
         """``_config_read``, unless the object is a parameter of a request or message handler (a config
         sent in the request is input)."""
-        if not _config_read(func):
+        if not configured.config_read(func):
             return False
         root = (dotted(func) or "").split(".", 1)[0]
         return not (self.runs in (placement.REQUEST, placement.WORKER)
@@ -345,18 +240,26 @@ class _Reader:
         func = call.func
         qual = self.ctx.qualname(func) or dotted(func) or ""
         last = qual.rsplit(".", 1)[-1]
-        if qual in _INSTALLED or last in ("entry_points", "iter_entry_points"):
+        if qual in configured.INSTALLED or last in ("entry_points", "iter_entry_points"):
             return CONFIGURED, f"installed plugins (`{qual or last}()`)"
         if qual in _WALKS or (isinstance(func, cst.Attribute) and func.attr.value in _WALK_METHODS and last != "split"):
             return INPUT, f"data read at run time (`{qual or last}()`)"
+        schema = self.schema_keys(call)
+        if schema:
+            return FIXED, schema
         if qual.rsplit(".", 1)[-1] in _WRAPPERS or (isinstance(func, cst.Attribute) and func.attr.value in _VIEWS):
-            inner = call.args[0].value if call.args and qual.rsplit(".", 1)[-1] in _WRAPPERS else (
+            positional = [a.value for a in call.args if not a.star and a.keyword is None]
+            inner = (positional[-1] if last in ("filter", "map") and positional else call.args[0].value) if (
+                call.args and qual.rsplit(".", 1)[-1] in _WRAPPERS) else (
                 func.value if isinstance(func, cst.Attribute) else None)
             if inner is not None:
                 return self.expr(inner, depth + 1)
             return UNKNOWN, ""
         if self.config_read(func):
             return CONFIGURED, f"`{dotted(func)}(...)`, read from configuration"
+        found = configured.registry_read(func, self.ctx.settings) or configured.signal_sent(call, self.ctx)
+        if found:
+            return CONFIGURED, found
         helper = self.helper(call, depth)
         if helper is not None:
             return helper
@@ -370,6 +273,36 @@ class _Reader:
         if isinstance(func, cst.Name) and func.value == "range" and call.args:
             return self.expr(call.args[-1 if len(call.args) < 3 else 1].value, depth + 1)
         return UNKNOWN, ""
+
+    def schema_keys(self, call: cst.Call) -> str:
+        """Why the keys of the dict *call* views (``.items()``, ``.keys()``, ``.values()``) are fixed by a
+        schema: the validated data a serializer method is handed (not rebound there), or a model's
+        dump (also through a name bound only to one); else ``""``."""
+        func = call.func
+        if call.args or not (isinstance(func, cst.Attribute) and func.attr.value in ("items", "keys", "values")):
+            return ""
+        data = func.value
+        if isinstance(data, cst.Call):
+            return configured.model_dump(data)
+        if not isinstance(data, cst.Name) or not self.funcs:
+            return ""
+        memo = self.ctx.cache.setdefault("assignments", {})
+        if id(self.funcs[-1]) not in memo:
+            memo[id(self.funcs[-1])] = _assignments(self.funcs[-1])
+        values = memo[id(self.funcs[-1])].get(data.value)
+        if values:
+            dumps = [configured.model_dump(v) if isinstance(v, cst.Call) else "" for v in values]
+            return dumps[0] if all(dumps) else ""
+        return configured.schema_data(data.value, self.chain, self.ctx)
+
+    def gathered(self, call: cst.Call, depth: int) -> tuple[str, str] | None:
+        """The kind of what ``gather(...)`` returns: one result per awaitable it is given, so as many as
+        the collections its unpacked arguments walk (an argument of its own adds one); None for
+        another call."""
+        qual = self.ctx.qualname(call.func) or dotted(call.func) or ""
+        if qual.rsplit(".", 1)[-1] != "gather" or not any(a.star == "*" for a in call.args):
+            return None
+        return _worst([self.expr(a.value, depth + 1) for a in call.args if a.star == "*"])
 
     def part(self, expr: cst.BaseExpression, depth: int) -> tuple[str, str]:
         """The kind of one part of a collection: there an empty literal holds nothing."""
@@ -449,6 +382,9 @@ class _Reader:
             cap = _capped(expr.expression, self.ctx.settings) if isinstance(expr.expression, cst.Call) else ""
             if cap:
                 return FIXED, cap
+            gathered = self.gathered(expr.expression, depth) if isinstance(expr.expression, cst.Call) else None
+            if gathered is not None:
+                return gathered
             return INPUT, "the result of an awaited call, read at run time"
         if isinstance(expr, cst.Name):
             return self.name(expr.value, depth)
@@ -458,7 +394,7 @@ class _Reader:
             if text.rsplit(".", 1)[-1].isupper() and len(text.rsplit(".", 1)[-1]) > 1:
                 return FIXED, f"the constant `{text}`"
             parts = text.split(".")
-            if _configured_chain(text, self.ctx.settings):
+            if configured.configured_chain(text, self.ctx.settings):
                 return CONFIGURED, f"`{text}`, set by configuration"
             if root.isupper() and len(root) > 1 and len(parts) >= 2:
                 return CONFIGURED, f"`{text}`, state of the module-level `{root}`"
