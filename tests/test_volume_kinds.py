@@ -83,3 +83,10 @@ def test_new_tables_are_declared():
     assert {"manager", "registry"} == tables.table("registry-words")
     assert "django.dispatch.Signal" in tables.table("signal-classes")
     assert "rest_framework.serializers.ModelSerializer" in tables.table("serializer-bases")
+
+
+def test_a_helper_of_the_module_that_returns_configured_parts(at_root):
+    found = _judged("precision_derived.py")
+    assert found[(96, "BND301")] == (
+        "low", "the volume is configured: `settings.callbacks`, set by configuration, returned by `_split_callbacks()`")
+    assert found[(102, "BND301")] == ("medium", "per item: catches `httpx.HTTPError`")

@@ -91,6 +91,30 @@ def _param(func: cst.FunctionDef, name: str) -> cst.Param | None:
     return None
 
 
+def _param_names_of(func: cst.FunctionDef) -> set[str]:
+    params = func.params
+    return {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+
+
+def _returns(func: cst.FunctionDef) -> list[cst.BaseExpression] | None:
+    """The values *func*'s own ``return`` statements hand back (nested defs aside); None when one
+    returns nothing or *func* is a generator."""
+    out: list[cst.BaseExpression] = []
+    stack: list[cst.CSTNode] = [func.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            continue
+        if isinstance(node, cst.Yield):
+            return None
+        if isinstance(node, cst.Return):
+            if node.value is None:
+                return None
+            out.append(node.value)
+        stack.extend(node.children)
+    return out
+
+
 def _argument(call: cst.Call, position: int, name: str) -> cst.BaseExpression | None:
     """The argument *call* passes for the parameter *name* at *position*, else None (also when a
     ``*args`` or ``**kwargs`` may hold it)."""
@@ -260,7 +284,7 @@ class _Reader:
         found = configured.registry_read(func, self.ctx.settings) or configured.signal_sent(call, self.ctx)
         if found:
             return CONFIGURED, found
-        helper = self.helper(call, depth)
+        helper = self.helper(call, depth) or self.returned(call, None, depth)
         if helper is not None:
             return helper
         cap = _capped(call, self.ctx.settings)
@@ -273,6 +297,27 @@ class _Reader:
         if isinstance(func, cst.Name) and func.value == "range" and call.args:
             return self.expr(call.args[-1 if len(call.args) < 3 else 1].value, depth + 1)
         return UNKNOWN, ""
+
+    def returned(self, call: cst.Call, position: int | None, depth: int) -> tuple[str, str] | None:
+        """CONFIGURED when every ``return`` of the function of this module *call* calls hands back a
+        configured collection, judged in that function's body (with *position*, the item at that
+        position of a literal tuple it returns: ``callbacks, others = split()``); else None."""
+        if not isinstance(call.func, cst.Name) or depth >= _DEPTH or any(
+                call.func.value in _param_names_of(f) for f in self.funcs):
+            return None
+        func = self.ctx.index.functions.get(call.func.value)
+        values = _returns(func) if func is not None else None
+        if not values:
+            return None
+        reader = _Reader([self.ctx.module, func], self.ctx, self.path, placement.UNKNOWN)
+        kinds = []
+        for value in values:
+            items = _literal_items(value) if position is not None and isinstance(value, (cst.Tuple, cst.List)) else None
+            if items and -len(items) <= position < len(items):
+                value = items[position]
+            kinds.append(reader.expr(value, depth + 1))
+        kind, why = _worst(kinds)
+        return (CONFIGURED, f"{why}, returned by `{func.name.value}()`") if kind == CONFIGURED else None
 
     def schema_keys(self, call: cst.Call) -> str:
         """Why the keys of the dict *call* views (``.items()``, ``.keys()``, ``.values()``) are fixed by a
@@ -408,6 +453,10 @@ class _Reader:
             picked = self.items(expr, depth + 1)
             if picked is not None:
                 return _worst([self.expr(p, depth + 1) for p in picked]) if picked else (FIXED, "a literal")
+            at = _index_of(expr)
+            found = self.returned(expr.value, at, depth) if at is not None and isinstance(expr.value, cst.Call) else None
+            if found is not None:
+                return found
             kind = self.expr(expr.value, depth + 1)
             # one part of a fixed-size result (`order, items = make()`) may be of any size
             return (UNKNOWN, "") if kind[0] == FIXED else kind
