@@ -7,26 +7,31 @@ origin and answers ``(kind, why)``:
 - INPUT: a request (a handler's parameter or a field of it, a worker's
   message batch) or data read at run time (a dependency call's result, a
   query, a directory walk, a file's lines);
-- CONFIGURED: a settings object or an attribute chain through one, a getter
-  called on one (``Config.get(...)``), a parameter every caller in the project
-  fills from one, ``self`` state set only while the object is set up
-  (``setup-methods``, methods only those call, constructor defaults no
-  construction passes);
+- CONFIGURED: a settings object or an attribute chain through one, a name that
+  is or ends with a ``bounded-names`` entry (``caps.resolved_callbacks``), a getter
+  called on one (``Config.get(...)``), a read of a registry of a configured kind,
+  the results of a signal's ``send(...)``, installed entry points, ``self``
+  state set only while the object is set up (``setup-methods``, methods only
+  those call, constructor defaults no construction passes), a parameter that
+  every caller in the project fills with a configured value, what a helper of
+  the module returns when every return is configured (see ``facts.configured``);
 - FIXED: a literal (also through ``a if c else b``, a literal table's entry
   or an unpacking of one), an UPPER_CASE constant, the result of a project
-  function whose every return is a handful of literal items;
+  function whose every return is a handful of literal items, the keys of data
+  a schema validated (a serializer's ``validated_data``, a model's dump);
+- derived collections keep their source's kind: a comprehension or generator
+  over it, ``tuple``/``list``/``sorted``/``reversed``/``filter``/``map`` of it,
+  ``a if c else b`` (an empty literal adds nothing), the results of
+  ``gather(*(... for x in xs))`` (one per item of ``xs``);
 - UNKNOWN: anything else, such as a library function's parameter.
 """
 from __future__ import annotations
 
 import libcst as cst
 
-from boundlint import tables
 from boundlint.analysis.names import dotted
-from boundlint.facts import callers, calls, configured, placement
-from boundlint.facts.literals import (
-    capped as _capped, index_of as _index_of, item as _item, literal_items as _literal_items,
-)
+from boundlint.facts import bindings, callers, calls, configured, placement
+from boundlint.facts.literals import capped as _capped, index_of as _index_of, literal_items as _literal_items
 
 INPUT, CONFIGURED, FIXED, UNKNOWN = "input", "configured", "fixed", "unknown"
 
@@ -36,39 +41,8 @@ _VIEWS = frozenset({"items", "keys", "values", "copy", "split", "splitlines", "r
 _WALKS = frozenset({"os.listdir", "os.scandir", "os.walk", "glob.glob", "glob.iglob"})
 _WALK_METHODS = frozenset({"iterdir", "glob", "rglob", "readlines", "read_text", "splitlines"})
 _REQUEST_WORDS = frozenset({"request", "req", "body", "payload", "batch", "messages", "msgs", "records", "events"})
-_DEPTH = 8  # levels of expression and of hops through assignments, callers and helpers
-
-
-def _assignments(func: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:
-    """Name -> values assigned to it in *func*'s own body (nested defs skipped), in one walk."""
-    out: dict[str, list[cst.BaseExpression]] = {}
-    stack: list[cst.CSTNode] = [func.body]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (cst.Nonlocal, cst.Global)):  # a nested def rebinds it: its values are not all here
-            for item in node.names:
-                out.setdefault(item.name.value, []).append(cst.Name("__rebound__"))
-        if isinstance(node, (cst.ClassDef, cst.Lambda)):
-            continue
-        if isinstance(node, cst.FunctionDef):
-            stack.extend(n for n in node.body.children if isinstance(node.body, cst.IndentedBlock))
-            continue
-        if isinstance(node, cst.Assign):
-            for t in node.targets:
-                if isinstance(t.target, cst.Name):
-                    out.setdefault(t.target.value, []).append(node.value)
-                elif isinstance(t.target, (cst.Tuple, cst.List)):  # a, b = pair: b is pair[1]
-                    for i, elt in enumerate(t.target.elements):
-                        if isinstance(elt, cst.StarredElement):
-                            break
-                        if isinstance(elt.value, cst.Name):
-                            out.setdefault(elt.value.value, []).append(_item(node.value, i))
-        elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name) and node.value is not None:
-            out.setdefault(node.target.value, []).append(node.value)
-        elif isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
-            out.setdefault(node.target.value, []).append(node.value)
-        stack.extend(node.children)
-    return out
+_PENDING = (UNKNOWN, "a name being resolved")
+_DEPTH = 10  # hops through assignments, callers, helpers and tables (a sub-expression is no hop: it is finite)
 
 
 def _worst(found: list[tuple[str, str]]) -> tuple[str, str]:
@@ -80,55 +54,6 @@ def _worst(found: list[tuple[str, str]]) -> tuple[str, str]:
     return UNKNOWN, ""
 
 
-def _param(func: cst.FunctionDef, name: str) -> cst.Param | None:
-    params = func.params
-    for p in (*params.posonly_params, *params.params, *params.kwonly_params):
-        if p.name.value == name:
-            return p
-    star = params.star_arg
-    if isinstance(star, cst.Param) and star.name.value == name:
-        return star
-    return None
-
-
-def _param_names_of(func: cst.FunctionDef) -> set[str]:
-    params = func.params
-    return {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
-
-
-def _returns(func: cst.FunctionDef) -> list[cst.BaseExpression] | None:
-    """The values *func*'s own ``return`` statements hand back (nested defs aside); None when one
-    returns nothing or *func* is a generator."""
-    out: list[cst.BaseExpression] = []
-    stack: list[cst.CSTNode] = [func.body]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            continue
-        if isinstance(node, cst.Yield):
-            return None
-        if isinstance(node, cst.Return):
-            if node.value is None:
-                return None
-            out.append(node.value)
-        stack.extend(node.children)
-    return out
-
-
-def _argument(call: cst.Call, position: int, name: str) -> cst.BaseExpression | None:
-    """The argument *call* passes for the parameter *name* at *position*, else None (also when a
-    ``*args`` or ``**kwargs`` may hold it)."""
-    positional = []
-    for arg in call.args:
-        if arg.star:
-            return None
-        if arg.keyword is None:
-            positional.append(arg.value)
-        elif arg.keyword.value == name:
-            return arg.value
-    return positional[position] if position < len(positional) else None
-
-
 class _Reader:
     def __init__(self, chain: list[cst.CSTNode], ctx, path: str, runs: str | None = None) -> None:
         self.chain, self.ctx, self.path = chain, ctx, path
@@ -136,21 +61,40 @@ class _Reader:
         self.runs = runs if runs is not None else placement.where_runs(path, chain)
 
     def name(self, name: str, depth: int) -> tuple[str, str]:
+        """The kind of *name* where the reader stands, memoised per file (a name defined through
+        itself is unknown; an answer the depth cut short is not kept)."""
+        names = self.ctx.cache.setdefault("volume_names", {})
+        key = (id(self.funcs[-1]) if self.funcs else 0, name, self.runs)
+        if key in names:
+            if names[key] is _PENDING:  # defined through itself: what it adds is unknown
+                self.cut(_DEPTH + 1)
+                return UNKNOWN, ""
+            return names[key]
+        names[key] = _PENDING
+        cuts = self.ctx.cache.get("volume_cuts", 0)
+        found = self.resolve(name, depth)
+        if self.ctx.cache.get("volume_cuts", 0) == cuts:
+            names[key] = found
+        else:
+            del names[key]
+        return found
+
+    def resolve(self, name: str, depth: int) -> tuple[str, str]:
         memo = self.ctx.cache.setdefault("assignments", {})
         for func in reversed(self.funcs):
             if id(func) not in memo:
-                memo[id(func)] = _assignments(func)
+                memo[id(func)] = bindings.assignments(func)
             values = memo[id(func)].get(name)
             if values:
                 return _worst([self.expr(v, depth + 1) for v in values])
-            param = _param(func, name)
+            param = bindings.param(func, name)
             if param is not None:
                 return self.param(func, param, depth)
         if name.isupper():
             return FIXED, f"the constant `{name}`"
         if name in self.ctx.index.constants:
             values = [v for v in self.ctx.index.constants[name] if v is not None]
-            if values and depth < _DEPTH:
+            if values and not self.cut(depth + 1):
                 return self.expr(values[-1], depth + 1)
         return UNKNOWN, ""
 
@@ -221,7 +165,7 @@ class _Reader:
         class) is configured: the project calls *func* only from this module, and every call here
         passes (or leaves to a default) a value this reader finds configured or fixed, judged where
         the call is (``caps.resolved_callbacks``, a ``tuple(...)`` of one); else None."""
-        if depth >= _DEPTH:
+        if self.cut(depth + 1):
             return None
         found = callers.calls_in_module(func, param.name.value, self.chain, self.ctx)
         if not found:
@@ -229,7 +173,7 @@ class _Reader:
         position, sites = found
         kinds: list[tuple[str, str]] = []
         for call, chain in sites:
-            arg = _argument(call, position, param.name.value)
+            arg = bindings.argument(call, position, param.name.value)
             if arg is None and (param.default is None or any(a.star for a in call.args)):
                 return None
             value = arg if arg is not None else param.default
@@ -246,7 +190,7 @@ class _Reader:
             return False
         root = (dotted(func) or "").split(".", 1)[0]
         return not (self.runs in (placement.REQUEST, placement.WORKER)
-                    and any(_param(f, root) is not None for f in self.funcs))
+                    and any(bindings.param(f, root) is not None for f in self.funcs))
 
     def helper(self, call: cst.Call, depth: int) -> tuple[str, str] | None:
         """The kind of what a project function returns (``index.returns``): a handful of literal items,
@@ -257,7 +201,7 @@ class _Reader:
             return None
         if "fixed" in answer:
             return FIXED, f"at most {answer['fixed']} literal items, returned by {answer['where']}"
-        arg = _argument(call, answer["position"], answer["param"])
+        arg = bindings.argument(call, answer["position"], answer["param"])
         return self.expr(arg, depth + 1) if arg is not None else None
 
     def call(self, call: cst.Call, depth: int) -> tuple[str, str]:
@@ -277,7 +221,7 @@ class _Reader:
                 call.args and qual.rsplit(".", 1)[-1] in _WRAPPERS) else (
                 func.value if isinstance(func, cst.Attribute) else None)
             if inner is not None:
-                return self.expr(inner, depth + 1)
+                return self.expr(inner, depth)
             return UNKNOWN, ""
         if self.config_read(func):
             return CONFIGURED, f"`{dotted(func)}(...)`, read from configuration"
@@ -295,18 +239,18 @@ class _Reader:
         if calls.classify(self.ctx.qualname(func), receiver, method, self.ctx.settings) == calls.DEPENDENCY:
             return INPUT, f"the result of `{dotted(func) or method}()`, read at run time"
         if isinstance(func, cst.Name) and func.value == "range" and call.args:
-            return self.expr(call.args[-1 if len(call.args) < 3 else 1].value, depth + 1)
+            return self.expr(call.args[-1 if len(call.args) < 3 else 1].value, depth)
         return UNKNOWN, ""
 
     def returned(self, call: cst.Call, position: int | None, depth: int) -> tuple[str, str] | None:
         """CONFIGURED when every ``return`` of the function of this module *call* calls hands back a
         configured collection, judged in that function's body (with *position*, the item at that
         position of a literal tuple it returns: ``callbacks, others = split()``); else None."""
-        if not isinstance(call.func, cst.Name) or depth >= _DEPTH or any(
-                call.func.value in _param_names_of(f) for f in self.funcs):
+        if not isinstance(call.func, cst.Name) or self.cut(depth + 1) or any(
+                call.func.value in bindings.param_names(f) for f in self.funcs):
             return None
         func = self.ctx.index.functions.get(call.func.value)
-        values = _returns(func) if func is not None else None
+        values = bindings.returns(func) if func is not None else None
         if not values:
             return None
         reader = _Reader([self.ctx.module, func], self.ctx, self.path, placement.UNKNOWN)
@@ -333,7 +277,7 @@ class _Reader:
             return ""
         memo = self.ctx.cache.setdefault("assignments", {})
         if id(self.funcs[-1]) not in memo:
-            memo[id(self.funcs[-1])] = _assignments(self.funcs[-1])
+            memo[id(self.funcs[-1])] = bindings.assignments(self.funcs[-1])
         values = memo[id(self.funcs[-1])].get(data.value)
         if values:
             dumps = [configured.model_dump(v) if isinstance(v, cst.Call) else "" for v in values]
@@ -347,7 +291,7 @@ class _Reader:
         qual = self.ctx.qualname(call.func) or dotted(call.func) or ""
         if qual.rsplit(".", 1)[-1] != "gather" or not any(a.star == "*" for a in call.args):
             return None
-        return _worst([self.expr(a.value, depth + 1) for a in call.args if a.star == "*"])
+        return _worst([self.expr(a.value, depth) for a in call.args if a.star == "*"])
 
     def part(self, expr: cst.BaseExpression, depth: int) -> tuple[str, str]:
         """The kind of one part of a collection: there an empty literal holds nothing."""
@@ -362,11 +306,11 @@ class _Reader:
         values: list | None = None
         for func in reversed(self.funcs):
             if id(func) not in memo:
-                memo[id(func)] = _assignments(func)
+                memo[id(func)] = bindings.assignments(func)
             if name in memo[id(func)]:
                 values = memo[id(func)][name]
                 break
-            if _param(func, name) is not None:
+            if bindings.param(func, name) is not None:
                 return None
         if values is None:
             values = self.ctx.index.constants.get(name)
@@ -377,7 +321,7 @@ class _Reader:
     def items(self, sub: cst.Subscript, depth: int) -> list[cst.BaseExpression] | None:
         """What *sub* may pick when it indexes a literal table (``KINDS[kind]``, ``pair[1]``): the
         entries at that position, or every entry; None when the table is no literal."""
-        if depth > _DEPTH:
+        if self.cut(depth):
             return None
         base = sub.value
         if isinstance(base, cst.Subscript):
@@ -401,25 +345,32 @@ class _Reader:
                 out.extend(entries)
         return out
 
+    def cut(self, depth: int) -> bool:
+        """True (and counted, so that ``name`` keeps no answer it shaped) when *depth* is past the budget."""
+        if depth <= _DEPTH:
+            return False
+        self.ctx.cache["volume_cuts"] = self.ctx.cache.get("volume_cuts", 0) + 1
+        return True
+
     def expr(self, expr: cst.BaseExpression, depth: int = 0) -> tuple[str, str]:
-        if depth > _DEPTH:
+        if self.cut(depth):
             return UNKNOWN, ""
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)) and not expr.elements:
             return UNKNOWN, ""  # built empty: as large as whatever fills it
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
             # A literal that unpacks a request's collection is as large as it (`[*body.ids, x]`).
-            spread = [self.part(e.value, depth + 1) for e in expr.elements
+            spread = [self.part(e.value, depth) for e in expr.elements
                       if isinstance(e, (cst.StarredElement, cst.StarredDictElement))]
             return next((found for found in spread if found[0] == INPUT), (FIXED, "a literal"))
         if isinstance(expr, (cst.SimpleString, cst.Integer)):
             return FIXED, "a literal"
         if isinstance(expr, cst.IfExp):
-            return _worst([self.part(expr.body, depth + 1), self.part(expr.orelse, depth + 1)])
+            return _worst([self.part(expr.body, depth), self.part(expr.orelse, depth)])
         if isinstance(expr, cst.BinaryOperation):
             if isinstance(expr.operator, (cst.Subtract, cst.BitAnd)):  # a part of the left
-                return self.expr(expr.left, depth + 1)
+                return self.expr(expr.left, depth)
             if isinstance(expr.operator, (cst.Add, cst.BitOr)):
-                return _worst([self.part(expr.left, depth + 1), self.part(expr.right, depth + 1)])
+                return _worst([self.part(expr.left, depth), self.part(expr.right, depth)])
             return UNKNOWN, ""
         if isinstance(expr, cst.Await):
             if isinstance(expr.expression, cst.Call) and self.config_read(expr.expression.func):
@@ -457,15 +408,15 @@ class _Reader:
             found = self.returned(expr.value, at, depth) if at is not None and isinstance(expr.value, cst.Call) else None
             if found is not None:
                 return found
-            kind = self.expr(expr.value, depth + 1)
+            kind = self.expr(expr.value, depth)
             # one part of a fixed-size result (`order, items = make()`) may be of any size
             return (UNKNOWN, "") if kind[0] == FIXED else kind
         if isinstance(expr, cst.Call):
             return self.call(expr, depth)
         if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
-            return self.expr(expr.for_in.iter, depth + 1)
+            return self.expr(expr.for_in.iter, depth)
         if isinstance(expr, cst.BooleanOperation):
-            return self.expr(expr.left, depth + 1)
+            return self.expr(expr.left, depth)
         return UNKNOWN, ""
 
 
