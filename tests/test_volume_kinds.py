@@ -90,3 +90,12 @@ def test_a_helper_of_the_module_that_returns_configured_parts(at_root):
     assert found[(96, "BND301")] == (
         "low", "the volume is configured: `settings.callbacks`, set by configuration, returned by `_split_callbacks()`")
     assert found[(102, "BND301")] == ("medium", "per item: catches `httpx.HTTPError`")
+
+
+def test_a_returned_empty_literal_a_method_of_the_class_and_an_entry_of_a_configured_mapping(at_root):
+    found = _judged("precision_derived.py")
+    assert found[(124, "BND101")] == (
+        "low", "the volume is configured: `config.tiers`, set by configuration, returned by `_eligible()`")
+    assert found[(125, "BND101")] == (
+        "low", "the volume is configured: `self.config.tiers`, set by configuration, returned by `_pools()`")
+    assert found[(126, "BND101")] == ("medium", "per item: `client.get()`")

@@ -225,6 +225,11 @@ class _Reader:
             return UNKNOWN, ""
         if self.config_read(func):
             return CONFIGURED, f"`{dotted(func)}(...)`, read from configuration"
+        if isinstance(func, cst.Attribute) and func.attr.value == "get" and 1 <= len(call.args) <= 2:
+            mapping = self.expr(func.value, depth)  # pools.get(tier, ()): one entry of a configured mapping
+            if mapping[0] == CONFIGURED and (len(call.args) == 1 or self.part(call.args[1].value, depth)[0] in (
+                    CONFIGURED, FIXED)):
+                return mapping
         found = configured.registry_read(func, self.ctx.settings) or configured.signal_sent(call, self.ctx)
         if found:
             return CONFIGURED, found
@@ -243,23 +248,27 @@ class _Reader:
         return UNKNOWN, ""
 
     def returned(self, call: cst.Call, position: int | None, depth: int) -> tuple[str, str] | None:
-        """CONFIGURED when every ``return`` of the function of this module *call* calls hands back a
-        configured collection, judged in that function's body (with *position*, the item at that
+        """CONFIGURED when every ``return`` of the function of this module (or the method of this class,
+        ``self.pools()``) *call* calls hands back a configured collection, judged in that function's body (with *position*, the item at that
         position of a literal tuple it returns: ``callbacks, others = split()``); else None."""
-        if not isinstance(call.func, cst.Name) or self.cut(depth + 1) or any(
-                call.func.value in bindings.param_names(f) for f in self.funcs):
+        callee, owner = call.func, next((n for n in reversed(self.chain) if isinstance(n, cst.ClassDef)), None)
+        if isinstance(callee, cst.Name) and not any(callee.value in bindings.param_names(f) for f in self.funcs):
+            func, outer = self.ctx.index.functions.get(callee.value), []
+        elif (isinstance(callee, cst.Attribute) and isinstance(callee.value, cst.Name)
+              and callee.value.value in ("self", "cls") and owner is not None):  # self._pools(): a method of its class
+            func, outer = self.ctx.index.methods.get(owner.name.value, {}).get(callee.attr.value), [owner]
+        else:
             return None
-        func = self.ctx.index.functions.get(call.func.value)
-        values = bindings.returns(func) if func is not None else None
+        values = bindings.returns(func) if func is not None and not self.cut(depth + 1) else None
         if not values:
             return None
-        reader = _Reader([self.ctx.module, func], self.ctx, self.path, placement.UNKNOWN)
+        reader = _Reader([self.ctx.module, *outer, func], self.ctx, self.path, placement.UNKNOWN)
         kinds = []
         for value in values:
             items = _literal_items(value) if position is not None and isinstance(value, (cst.Tuple, cst.List)) else None
             if items and -len(items) <= position < len(items):
                 value = items[position]
-            kinds.append(reader.expr(value, depth + 1))
+            kinds.append(reader.part(value, depth + 1))  # a returned empty literal is never filled
         kind, why = _worst(kinds)
         return (CONFIGURED, f"{why}, returned by `{func.name.value}()`") if kind == CONFIGURED else None
 
