@@ -99,3 +99,39 @@ def test_a_returned_empty_literal_a_method_of_the_class_and_an_entry_of_a_config
     assert found[(125, "BND101")] == (
         "low", "the volume is configured: `self.config.tiers`, set by configuration, returned by `_pools()`")
     assert found[(126, "BND101")] == ("medium", "per item: `client.get()`")
+
+
+def test_a_part_of_a_literal_set_a_helper_returns_and_calls_appended_per_item(at_root):
+    found = _judged("precision_derived.py")
+    assert found[(153, "BND101")] == (
+        "low", "the volume is fixed: a literal, a part of which `_wanted` (tests/fixtures/precision_derived.py:131) returns")
+    assert found[(160, "BND101")][0] == "medium"
+
+
+def test_the_index_reads_a_returned_subset_of_a_parameter():
+    import ast
+
+    from boundlint.index.returns import returned
+
+    source = (
+        "def kept(words, allowed):\n    found = set()\n    for w in words:\n"
+        "        if w and w in allowed:\n            found.add(w)\n    return sorted(found)\n"
+        "def every(words, allowed):\n    found = set()\n    for w in words:\n            found.add(w)\n"
+        "    return sorted(found)\n"
+        "def handed(words, allowed):\n    found = set()\n    collect(words, found)\n    return list(found)\n")
+    funcs = ast.parse(source).body
+    assert [returned(f, ["words", "allowed"]) for f in funcs] == [{"param": "allowed", "subset": True}, None, None]
+
+
+def test_fills_of_a_collection_built_empty():
+    import libcst as cst
+
+    from boundlint.facts import fills
+
+    func = cst.parse_module(
+        "def f(xs, ys):\n    out = []\n    for x in xs:\n        out.append(x)\n    out.extend(ys)\n"
+        "    out.append(1)\n    return out\n").body[0]
+    found = fills.fills(func, "out")
+    assert [(len(loops), added is not None) for loops, added in found] == [(0, False), (0, True), (1, False)]
+    looped = cst.parse_module("def f(q):\n    out = []\n    while q:\n        out.append(q.pop())\n").body[0]
+    assert fills.fills(looped, "out") is None

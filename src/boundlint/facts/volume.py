@@ -30,7 +30,7 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.analysis.names import dotted
-from boundlint.facts import bindings, callers, calls, configured, placement
+from boundlint.facts import bindings, callers, calls, configured, fills, placement
 from boundlint.facts.literals import capped as _capped, index_of as _index_of, literal_items as _literal_items
 
 INPUT, CONFIGURED, FIXED, UNKNOWN = "input", "configured", "fixed", "unknown"
@@ -43,6 +43,14 @@ _WALK_METHODS = frozenset({"iterdir", "glob", "rglob", "readlines", "read_text",
 _REQUEST_WORDS = frozenset({"request", "req", "body", "payload", "batch", "messages", "msgs", "records", "events"})
 _PENDING = (UNKNOWN, "a name being resolved")
 _DEPTH = 10  # hops through assignments, callers, helpers and tables (a sub-expression is no hop: it is finite)
+
+
+def _empty(expr: cst.BaseExpression) -> bool:
+    """``[]``, ``set()``, ``{}``: a collection built empty, as large as what fills it."""
+    if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
+        return not expr.elements
+    return (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("list", "set", "dict")
+            and not expr.args)
 
 
 def _worst(found: list[tuple[str, str]]) -> tuple[str, str]:
@@ -86,7 +94,8 @@ class _Reader:
                 memo[id(func)] = bindings.assignments(func)
             values = memo[id(func)].get(name)
             if values:
-                return _worst([self.expr(v, depth + 1) for v in values])
+                filled = self.filled_here(func, name, depth) if all(map(_empty, values)) else None
+                return filled or _worst([self.expr(v, depth + 1) for v in values])
             param = bindings.param(func, name)
             if param is not None:
                 return self.param(func, param, depth)
@@ -97,6 +106,22 @@ class _Reader:
             if values and not self.cut(depth + 1):
                 return self.expr(values[-1], depth + 1)
         return UNKNOWN, ""
+
+    def filled_here(self, func: cst.FunctionDef, name: str, depth: int) -> tuple[str, str] | None:
+        """The kind of *name*, built empty in *func*, from what fills it there (``fills.fills``): as many
+        items as the loops around each fill walk (one for a fill outside any loop) plus what an
+        ``extend`` adds; None when the fills are not all seen or there are none."""
+        found = fills.fills(func, name)
+        if not found or self.cut(depth + 1):
+            return None
+        kinds = []
+        for loops, added in found:
+            kinds.extend(self.expr(loop, depth + 1) for loop in loops)
+            if added is not None:
+                kinds.append(self.expr(added, depth + 1))
+            elif not loops:
+                kinds.append((FIXED, f"items added one by one to `{name}`"))
+        return _worst(kinds)
 
     def built_once(self, attr: str, depth: int) -> str | None:
         """Why ``self.<attr>`` is state fixed at set-up, else None: it is assigned only while the object
@@ -194,7 +219,7 @@ class _Reader:
 
     def helper(self, call: cst.Call, depth: int) -> tuple[str, str] | None:
         """The kind of what a project function returns (``index.returns``): a handful of literal items,
-        or the argument it hands back unchanged; None when it returns anything else."""
+        or the argument it hands back unchanged or a part of it; None when it returns anything else."""
         ref = self.ctx.project_ref(call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else None
         answer = self.ctx.project.ask("returns", ref) if ref else None
         if not answer:
@@ -202,7 +227,10 @@ class _Reader:
         if "fixed" in answer:
             return FIXED, f"at most {answer['fixed']} literal items, returned by {answer['where']}"
         arg = bindings.argument(call, answer["position"], answer["param"])
-        return self.expr(arg, depth + 1) if arg is not None else None
+        if arg is None:
+            return None
+        kind, why = self.expr(arg, depth + 1)
+        return (kind, f"{why}, a part of which {answer['where']} returns") if answer.get("subset") and why else (kind, why)
 
     def call(self, call: cst.Call, depth: int) -> tuple[str, str]:
         func = call.func
