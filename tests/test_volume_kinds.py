@@ -135,3 +135,8 @@ def test_fills_of_a_collection_built_empty():
     assert [(len(loops), added is not None) for loops, added in found] == [(0, False), (0, True), (1, False)]
     looped = cst.parse_module("def f(q):\n    out = []\n    while q:\n        out.append(q.pop())\n").body[0]
     assert fills.fills(looped, "out") is None
+
+
+def test_every_for_clause_of_a_comprehension_counts(at_root):
+    found = _judged("precision_derived.py")
+    assert found[(171, "BND301")] == ("medium", "per item: catches `httpx.HTTPError`")

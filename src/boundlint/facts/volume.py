@@ -451,7 +451,11 @@ class _Reader:
         if isinstance(expr, cst.Call):
             return self.call(expr, depth)
         if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
-            return self.expr(expr.for_in.iter, depth)
+            kinds, comp = [], expr.for_in  # as many items as all its `for` clauses walk together
+            while comp is not None:
+                kinds.append(self.expr(comp.iter, depth))
+                comp = comp.inner_for_in
+            return _worst(kinds)
         if isinstance(expr, cst.BooleanOperation):
             return self.expr(expr.left, depth)
         return UNKNOWN, ""
