@@ -7,74 +7,50 @@ origin and answers ``(kind, why)``:
 - INPUT: a request (a handler's parameter or a field of it, a worker's
   message batch) or data read at run time (a dependency call's result, a
   query, a directory walk, a file's lines);
-- CONFIGURED: a settings object or an attribute chain through one, a getter
-  called on one (``Config.get(...)``), a parameter every caller in the project
-  fills from one, ``self`` state set only while the object is set up
-  (``setup-methods``, methods only those call, constructor defaults no
-  construction passes);
+- CONFIGURED: a settings object or an attribute chain through one, a name that
+  is or ends with a ``bounded-names`` entry (``caps.resolved_callbacks``), a getter
+  called on one (``Config.get(...)``), a read of a registry of a configured kind,
+  the results of a signal's ``send(...)``, installed entry points, ``self``
+  state set only while the object is set up (``setup-methods``, methods only
+  those call, constructor defaults no construction passes), a parameter that
+  every caller in the project fills with a configured value, what a helper of
+  the module returns when every return is configured (see ``facts.configured``);
 - FIXED: a literal (also through ``a if c else b``, a literal table's entry
   or an unpacking of one), an UPPER_CASE constant, the result of a project
-  function whose every return is a handful of literal items;
+  function whose every return is a handful of literal items, the keys of data
+  a schema validated (a serializer's ``validated_data``, a model's dump);
+- derived collections keep their source's kind: a comprehension or generator
+  over it, ``tuple``/``list``/``sorted``/``reversed``/``filter``/``map`` of it,
+  ``a if c else b`` (an empty literal adds nothing), the results of
+  ``gather(*(... for x in xs))`` (one per item of ``xs``);
 - UNKNOWN: anything else, such as a library function's parameter.
 """
 from __future__ import annotations
 
 import libcst as cst
 
-from boundlint import tables
 from boundlint.analysis.names import dotted
-from boundlint.facts import calls, placement
-from boundlint.facts.literals import (
-    capped as _capped, index_of as _index_of, item as _item, literal_items as _literal_items,
-)
+from boundlint.facts import bindings, callers, calls, configured, fills, placement
+from boundlint.facts.literals import capped as _capped, index_of as _index_of, literal_items as _literal_items
 
 INPUT, CONFIGURED, FIXED, UNKNOWN = "input", "configured", "fixed", "unknown"
 
 _WRAPPERS = frozenset({"len", "list", "tuple", "set", "sorted", "reversed", "enumerate", "zip", "iter", "frozenset",
                        "dict", "filter", "map", "chain", "islice", "batched", "chunked", "fromkeys"})
-# A call of one of these on an object named as configuration reads it (`await Config.get("urls")`).
-_CONFIG_GETTERS = frozenset({"get", "get_value", "getlist", "get_list", "get_config", "value"})
 _VIEWS = frozenset({"items", "keys", "values", "copy", "split", "splitlines", "readlines"})
 _WALKS = frozenset({"os.listdir", "os.scandir", "os.walk", "glob.glob", "glob.iglob"})
-# What the installation fixes: plugins and entry points found at start-up.
-_INSTALLED = frozenset({"importlib.metadata.entry_points", "importlib_metadata.entry_points",
-                        "pkg_resources.iter_entry_points", "entry_points", "iter_entry_points"})
 _WALK_METHODS = frozenset({"iterdir", "glob", "rglob", "readlines", "read_text", "splitlines"})
-_CONFIG_ROOTS = frozenset({"settings", "config", "conf", "cfg", "options", "opts", "app_settings", "self", "cls"})
 _REQUEST_WORDS = frozenset({"request", "req", "body", "payload", "batch", "messages", "msgs", "records", "events"})
-_DEPTH = 4
+_PENDING = (UNKNOWN, "a name being resolved")
+_DEPTH = 10  # hops through assignments, callers, helpers and tables (a sub-expression is no hop: it is finite)
 
 
-def _assignments(func: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:
-    """Name -> values assigned to it in *func*'s own body (nested defs skipped), in one walk."""
-    out: dict[str, list[cst.BaseExpression]] = {}
-    stack: list[cst.CSTNode] = [func.body]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (cst.Nonlocal, cst.Global)):  # a nested def rebinds it: its values are not all here
-            for item in node.names:
-                out.setdefault(item.name.value, []).append(cst.Name("__rebound__"))
-        if isinstance(node, (cst.ClassDef, cst.Lambda)):
-            continue
-        if isinstance(node, cst.FunctionDef):
-            stack.extend(n for n in node.body.children if isinstance(node.body, cst.IndentedBlock))
-            continue
-        if isinstance(node, cst.Assign):
-            for t in node.targets:
-                if isinstance(t.target, cst.Name):
-                    out.setdefault(t.target.value, []).append(node.value)
-                elif isinstance(t.target, (cst.Tuple, cst.List)):  # a, b = pair: b is pair[1]
-                    for i, elt in enumerate(t.target.elements):
-                        if isinstance(elt, cst.StarredElement):
-                            break
-                        if isinstance(elt.value, cst.Name):
-                            out.setdefault(elt.value.value, []).append(_item(node.value, i))
-        elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name) and node.value is not None:
-            out.setdefault(node.target.value, []).append(node.value)
-        elif isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
-            out.setdefault(node.target.value, []).append(node.value)
-        stack.extend(node.children)
-    return out
+def _empty(expr: cst.BaseExpression) -> bool:
+    """``[]``, ``set()``, ``{}``: a collection built empty, as large as what fills it."""
+    if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
+        return not expr.elements
+    return (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("list", "set", "dict")
+            and not expr.args)
 
 
 def _worst(found: list[tuple[str, str]]) -> tuple[str, str]:
@@ -86,153 +62,6 @@ def _worst(found: list[tuple[str, str]]) -> tuple[str, str]:
     return UNKNOWN, ""
 
 
-def _param(func: cst.FunctionDef, name: str) -> cst.Param | None:
-    params = func.params
-    for p in (*params.posonly_params, *params.params, *params.kwonly_params):
-        if p.name.value == name:
-            return p
-    star = params.star_arg
-    if isinstance(star, cst.Param) and star.name.value == name:
-        return star
-    return None
-
-
-_LOOPS = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
-_FILLS = frozenset({"append", "extend", "add", "update", "insert", "setdefault", "appendleft"})
-
-
-def _self_attr(expr: cst.CSTNode, attr: str) -> bool:
-    return (isinstance(expr, cst.Attribute) and expr.attr.value == attr and isinstance(expr.value, cst.Name)
-            and expr.value.value in ("self", "cls"))
-
-
-def _names_in(expr: cst.CSTNode) -> set[str]:
-    out, stack = set(), [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Name):
-            out.add(node.value)
-        stack.extend(node.children)
-    return out
-
-
-def _param_names(func: cst.FunctionDef) -> set[str]:
-    params = func.params
-    return {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)} - {"self", "cls"}
-
-
-def _fields_of(node: cst.CSTNode):
-    """*node*'s syntactic children read from its fields (``node.children`` rebuilds them: far slower)."""
-    from boundlint.analysis.walk.walker import children  # the checker has it loaded; the index never needs it
-
-    return children(node)
-
-
-def _setup_methods(methods: list[cst.FunctionDef], settings) -> set[str]:
-    """Names of the methods that set the object up before it works: those the ``setup-methods`` table
-    names (``__init__``, ``start``, ``before_run`` ...), and those called (``self.m()``) only from
-    set-up methods and never inside a loop there."""
-    roots = tables.table("setup-methods", settings)
-    callers: dict[str, list[tuple[str, bool]]] = {}  # method -> (calling method, in a loop)
-    for method in methods:
-        stack: list[tuple[cst.CSTNode, bool]] = [(method.body, False)]
-        while stack:
-            node, looped = stack.pop()
-            if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
-                    and isinstance(node.func.value, cst.Name) and node.func.value.value == "self"):
-                callers.setdefault(node.func.attr.value, []).append((method.name.value, looped))
-            inner = looped or isinstance(node, _LOOPS)
-            stack.extend((child, inner) for child in _fields_of(node)
-                         if not isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)))
-    out = {m.name.value for m in methods if m.name.value in roots}
-    grew = True
-    while grew:
-        grew = False
-        for method in methods:
-            name = method.name.value
-            calls_of = callers.get(name)
-            if name not in out and calls_of and all(c in out and not looped for c, looped in calls_of):
-                out.add(name)
-                grew = True
-    return out
-
-
-def _built_once(owner: cst.ClassDef, attr: str, settings=None, memo: dict | None = None) -> tuple | None:
-    """See ``_Reader.built_once``: None when the attribute is not state fixed at set-up, else
-    ``(params, values)``: the ``__init__`` parameters its value is made from (empty when none) and
-    ``(method, value)`` for each value a set-up method assigns."""
-    assigned_at_build = False
-    handed: set[str] = set()
-    values: list[tuple[cst.FunctionDef, cst.BaseExpression]] = []
-    methods = [s for s in (owner.body.body if isinstance(owner.body, cst.IndentedBlock) else ())
-               if isinstance(s, cst.FunctionDef)]
-    if memo is None:
-        memo = {}
-    setup = memo.get(id(owner))  # the same for every attribute of the class: one walk of its methods
-    if setup is None:
-        setup = memo[id(owner)] = _setup_methods(methods, settings)
-    for stmt in methods:
-        builder = stmt.name.value in setup
-        stack: list[cst.CSTNode] = [stmt.body]
-        while stack:
-            node = stack.pop()
-            stack.extend(_fields_of(node))
-            targets: list[cst.CSTNode] = []
-            if isinstance(node, cst.Assign):
-                targets = [t.target for t in node.targets]
-            elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
-                targets = [node.target]
-            for target in targets:
-                if _self_attr(target, attr):
-                    if not builder:
-                        return None
-                    value = getattr(node, "value", None)
-                    used = _names_in(value) & _param_names(stmt) if value is not None else set()
-                    if used and stmt.name.value != "__init__":
-                        return None  # handed in by whoever calls it: as large as the caller's collection
-                    handed |= used  # handed in by whoever builds it: judged by how the project builds it
-                    if value is not None:
-                        values.append((stmt, value))
-                    assigned_at_build = True
-                if isinstance(target, cst.Subscript) and _self_attr(target.value, attr) and not builder:
-                    return None  # self.attr[key] = value per call
-            if (not builder and isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
-                    and node.func.attr.value in _FILLS and _self_attr(node.func.value, attr)):
-                return None  # filled as the object works
-    return (frozenset(handed), values) if assigned_at_build else None
-
-
-def _configured_chain(text: str, settings) -> bool:
-    """``settings.repos``, ``self.config.regions``, ``x.replicas``: an attribute chain that names configuration."""
-    parts = text.split(".")
-    return (parts[0] in _CONFIG_ROOTS - {"self", "cls"} or any("settings" in p or "config" in p for p in parts)
-            or parts[-1] in tables.table("bounded-names", settings))
-
-
-def _config_read(func: cst.BaseExpression) -> bool:
-    """``Config.get(...)``, ``settings.get_value(...)``: a getter called on an object named as configuration."""
-    if not (isinstance(func, cst.Attribute) and func.attr.value in _CONFIG_GETTERS):
-        return False
-    receiver = func.value.attr.value if isinstance(func.value, cst.Attribute) else (
-        func.value.value if isinstance(func.value, cst.Name) else "")
-    word = receiver.lower().strip("_")
-    return word in _CONFIG_ROOTS - {"self", "cls", "options", "opts"} or word.endswith(("config", "settings"))
-
-
-def _argument(call: cst.Call, position: int, name: str) -> cst.BaseExpression | None:
-    """The argument *call* passes for the parameter *name* at *position*, else None (also when a
-    ``*args`` or ``**kwargs`` may hold it)."""
-    positional = []
-    for arg in call.args:
-        if arg.star:
-            return None
-        if arg.keyword is None:
-            positional.append(arg.value)
-        elif arg.keyword.value == name:
-            return arg.value
-    return positional[position] if position < len(positional) else None
-
-
 class _Reader:
     def __init__(self, chain: list[cst.CSTNode], ctx, path: str, runs: str | None = None) -> None:
         self.chain, self.ctx, self.path = chain, ctx, path
@@ -240,23 +69,59 @@ class _Reader:
         self.runs = runs if runs is not None else placement.where_runs(path, chain)
 
     def name(self, name: str, depth: int) -> tuple[str, str]:
+        """The kind of *name* where the reader stands, memoised per file (a name defined through
+        itself is unknown; an answer the depth cut short is not kept)."""
+        names = self.ctx.cache.setdefault("volume_names", {})
+        key = (id(self.funcs[-1]) if self.funcs else 0, name, self.runs)
+        if key in names:
+            if names[key] is _PENDING:  # defined through itself: what it adds is unknown
+                self.cut(_DEPTH + 1)
+                return UNKNOWN, ""
+            return names[key]
+        names[key] = _PENDING
+        cuts = self.ctx.cache.get("volume_cuts", 0)
+        found = self.resolve(name, depth)
+        if self.ctx.cache.get("volume_cuts", 0) == cuts:
+            names[key] = found
+        else:
+            del names[key]
+        return found
+
+    def resolve(self, name: str, depth: int) -> tuple[str, str]:
         memo = self.ctx.cache.setdefault("assignments", {})
         for func in reversed(self.funcs):
             if id(func) not in memo:
-                memo[id(func)] = _assignments(func)
+                memo[id(func)] = bindings.assignments(func)
             values = memo[id(func)].get(name)
             if values:
-                return _worst([self.expr(v, depth + 1) for v in values])
-            param = _param(func, name)
+                filled = self.filled_here(func, name, depth) if all(map(_empty, values)) else None
+                return filled or _worst([self.expr(v, depth + 1) for v in values])
+            param = bindings.param(func, name)
             if param is not None:
-                return self.param(func, param)
+                return self.param(func, param, depth)
         if name.isupper():
             return FIXED, f"the constant `{name}`"
         if name in self.ctx.index.constants:
             values = [v for v in self.ctx.index.constants[name] if v is not None]
-            if values and depth < _DEPTH:
+            if values and not self.cut(depth + 1):
                 return self.expr(values[-1], depth + 1)
         return UNKNOWN, ""
+
+    def filled_here(self, func: cst.FunctionDef, name: str, depth: int) -> tuple[str, str] | None:
+        """The kind of *name*, built empty in *func*, from what fills it there (``fills.fills``): as many
+        items as the loops around each fill walk (one for a fill outside any loop) plus what an
+        ``extend`` adds; None when the fills are not all seen or there are none."""
+        found = fills.fills(func, name)
+        if not found or self.cut(depth + 1):
+            return None
+        kinds = []
+        for loops, added in found:
+            kinds.extend(self.expr(loop, depth + 1) for loop in loops)
+            if added is not None:
+                kinds.append(self.expr(added, depth + 1))
+            elif not loops:
+                kinds.append((FIXED, f"items added one by one to `{name}`"))
+        return _worst(kinds)
 
     def built_once(self, attr: str, depth: int) -> str | None:
         """Why ``self.<attr>`` is state fixed at set-up, else None: it is assigned only while the object
@@ -271,7 +136,7 @@ class _Reader:
         memo = self.ctx.cache.setdefault("built_once", {})
         key = (id(owner), attr)
         if key not in memo:
-            memo[key] = _built_once(owner, attr, self.ctx.settings, self.ctx.cache.setdefault("setup_methods", {}))
+            memo[key] = configured.built_once(owner, attr, self.ctx.settings, self.ctx.cache.setdefault("setup_methods", {}))
         if memo[key] is None:
             return None
         handed, values = memo[key]
@@ -290,7 +155,7 @@ class _Reader:
         return (f"set when the object is set up, from the defaults of `{', '.join(sorted(handed))}`, "
                 f"which no construction of `{owner.name.value}` in the project passes")
 
-    def param(self, func: cst.FunctionDef, param: cst.Param) -> tuple[str, str]:
+    def param(self, func: cst.FunctionDef, param: cst.Param, depth: int = 0) -> tuple[str, str]:
         name = param.name.value
         if self.runs in (placement.REQUEST, placement.WORKER):
             what = "request" if self.runs == placement.REQUEST else "message"
@@ -301,7 +166,7 @@ class _Reader:
             text = dotted(param.annotation.annotation) or ""
             if text.rsplit(".", 1)[-1] in ("Request", "WebSocket", "HttpRequest"):
                 return INPUT, f"request `{name}` of `{func.name.value}()`"
-        passed = self.passed(func, name)
+        passed = self.passed(func, name) or self.filled(func, param, depth)
         if passed:
             return CONFIGURED, passed
         return UNKNOWN, f"parameter `{name}` of `{func.name.value}()`"
@@ -314,50 +179,89 @@ class _Reader:
             return None
         calls_of = self.ctx.project.ask("passed", self.ctx.project.ref(None, func.name.value), name)
         if not calls_of or any(c["input"] or not c["text"] or "." not in c["text"]
-                               or not _configured_chain(c["text"], self.ctx.settings) for c in calls_of):
+                               or not configured.configured_chain(c["text"], self.ctx.settings) for c in calls_of):
             return None
         first = calls_of[0]
         return (f"`{name}` of `{func.name.value}()`, passed `{first['text']}` (configuration) "
                 f"by every caller ({first['where']})")
 
+    def filled(self, func: cst.FunctionDef, param: cst.Param, depth: int) -> str | None:
+        """Why the parameter *param* of *func* (a module-level function or a method of a module-level
+        class) is configured: the project calls *func* only from this module, and every call here
+        passes (or leaves to a default) a value this reader finds configured or fixed, judged where
+        the call is (``caps.resolved_callbacks``, a ``tuple(...)`` of one); else None."""
+        if self.cut(depth + 1):
+            return None
+        found = callers.calls_in_module(func, param.name.value, self.chain, self.ctx)
+        if not found:
+            return None
+        position, sites = found
+        kinds: list[tuple[str, str]] = []
+        for call, chain in sites:
+            arg = bindings.argument(call, position, param.name.value)
+            if arg is None and (param.default is None or any(a.star for a in call.args)):
+                return None
+            value = arg if arg is not None else param.default
+            kinds.append(_Reader(chain, self.ctx, self.path).expr(value, depth + 1))
+        kind, why = _worst(kinds)
+        if kind not in (CONFIGURED, FIXED):
+            return None
+        return f"`{param.name.value}` of `{func.name.value}()`, which every caller fills from {why}"
+
     def config_read(self, func: cst.BaseExpression) -> bool:
         """``_config_read``, unless the object is a parameter of a request or message handler (a config
         sent in the request is input)."""
-        if not _config_read(func):
+        if not configured.config_read(func):
             return False
         root = (dotted(func) or "").split(".", 1)[0]
         return not (self.runs in (placement.REQUEST, placement.WORKER)
-                    and any(_param(f, root) is not None for f in self.funcs))
+                    and any(bindings.param(f, root) is not None for f in self.funcs))
 
     def helper(self, call: cst.Call, depth: int) -> tuple[str, str] | None:
         """The kind of what a project function returns (``index.returns``): a handful of literal items,
-        or the argument it hands back unchanged; None when it returns anything else."""
+        or the argument it hands back unchanged or a part of it; None when it returns anything else."""
         ref = self.ctx.project_ref(call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else None
         answer = self.ctx.project.ask("returns", ref) if ref else None
         if not answer:
             return None
         if "fixed" in answer:
             return FIXED, f"at most {answer['fixed']} literal items, returned by {answer['where']}"
-        arg = _argument(call, answer["position"], answer["param"])
-        return self.expr(arg, depth + 1) if arg is not None else None
+        arg = bindings.argument(call, answer["position"], answer["param"])
+        if arg is None:
+            return None
+        kind, why = self.expr(arg, depth + 1)
+        return (kind, f"{why}, a part of which {answer['where']} returns") if answer.get("subset") and why else (kind, why)
 
     def call(self, call: cst.Call, depth: int) -> tuple[str, str]:
         func = call.func
         qual = self.ctx.qualname(func) or dotted(func) or ""
         last = qual.rsplit(".", 1)[-1]
-        if qual in _INSTALLED or last in ("entry_points", "iter_entry_points"):
+        if qual in configured.INSTALLED or last in ("entry_points", "iter_entry_points"):
             return CONFIGURED, f"installed plugins (`{qual or last}()`)"
         if qual in _WALKS or (isinstance(func, cst.Attribute) and func.attr.value in _WALK_METHODS and last != "split"):
             return INPUT, f"data read at run time (`{qual or last}()`)"
+        schema = self.schema_keys(call)
+        if schema:
+            return FIXED, schema
         if qual.rsplit(".", 1)[-1] in _WRAPPERS or (isinstance(func, cst.Attribute) and func.attr.value in _VIEWS):
-            inner = call.args[0].value if call.args and qual.rsplit(".", 1)[-1] in _WRAPPERS else (
+            positional = [a.value for a in call.args if not a.star and a.keyword is None]
+            inner = (positional[-1] if last in ("filter", "map") and positional else call.args[0].value) if (
+                call.args and qual.rsplit(".", 1)[-1] in _WRAPPERS) else (
                 func.value if isinstance(func, cst.Attribute) else None)
             if inner is not None:
-                return self.expr(inner, depth + 1)
+                return self.expr(inner, depth)
             return UNKNOWN, ""
         if self.config_read(func):
             return CONFIGURED, f"`{dotted(func)}(...)`, read from configuration"
-        helper = self.helper(call, depth)
+        if isinstance(func, cst.Attribute) and func.attr.value == "get" and 1 <= len(call.args) <= 2:
+            mapping = self.expr(func.value, depth)  # pools.get(tier, ()): one entry of a configured mapping
+            if mapping[0] == CONFIGURED and (len(call.args) == 1 or self.part(call.args[1].value, depth)[0] in (
+                    CONFIGURED, FIXED)):
+                return mapping
+        found = configured.registry_read(func, self.ctx.settings) or configured.signal_sent(call, self.ctx)
+        if found:
+            return CONFIGURED, found
+        helper = self.helper(call, depth) or self.returned(call, None, depth)
         if helper is not None:
             return helper
         cap = _capped(call, self.ctx.settings)
@@ -368,8 +272,63 @@ class _Reader:
         if calls.classify(self.ctx.qualname(func), receiver, method, self.ctx.settings) == calls.DEPENDENCY:
             return INPUT, f"the result of `{dotted(func) or method}()`, read at run time"
         if isinstance(func, cst.Name) and func.value == "range" and call.args:
-            return self.expr(call.args[-1 if len(call.args) < 3 else 1].value, depth + 1)
+            return self.expr(call.args[-1 if len(call.args) < 3 else 1].value, depth)
         return UNKNOWN, ""
+
+    def returned(self, call: cst.Call, position: int | None, depth: int) -> tuple[str, str] | None:
+        """CONFIGURED when every ``return`` of the function of this module (or the method of this class,
+        ``self.pools()``) *call* calls hands back a configured collection, judged in that function's body (with *position*, the item at that
+        position of a literal tuple it returns: ``callbacks, others = split()``); else None."""
+        callee, owner = call.func, next((n for n in reversed(self.chain) if isinstance(n, cst.ClassDef)), None)
+        if isinstance(callee, cst.Name) and not any(callee.value in bindings.param_names(f) for f in self.funcs):
+            func, outer = self.ctx.index.functions.get(callee.value), []
+        elif (isinstance(callee, cst.Attribute) and isinstance(callee.value, cst.Name)
+              and callee.value.value in ("self", "cls") and owner is not None):  # self._pools(): a method of its class
+            func, outer = self.ctx.index.methods.get(owner.name.value, {}).get(callee.attr.value), [owner]
+        else:
+            return None
+        values = bindings.returns(func) if func is not None and not self.cut(depth + 1) else None
+        if not values:
+            return None
+        reader = _Reader([self.ctx.module, *outer, func], self.ctx, self.path, placement.UNKNOWN)
+        kinds = []
+        for value in values:
+            items = _literal_items(value) if position is not None and isinstance(value, (cst.Tuple, cst.List)) else None
+            if items and -len(items) <= position < len(items):
+                value = items[position]
+            kinds.append(reader.part(value, depth + 1))  # a returned empty literal is never filled
+        kind, why = _worst(kinds)
+        return (CONFIGURED, f"{why}, returned by `{func.name.value}()`") if kind == CONFIGURED else None
+
+    def schema_keys(self, call: cst.Call) -> str:
+        """Why the keys of the dict *call* views (``.items()``, ``.keys()``, ``.values()``) are fixed by a
+        schema: the validated data a serializer method is handed (not rebound there), or a model's
+        dump (also through a name bound only to one); else ``""``."""
+        func = call.func
+        if call.args or not (isinstance(func, cst.Attribute) and func.attr.value in ("items", "keys", "values")):
+            return ""
+        data = func.value
+        if isinstance(data, cst.Call):
+            return configured.model_dump(data)
+        if not isinstance(data, cst.Name) or not self.funcs:
+            return ""
+        memo = self.ctx.cache.setdefault("assignments", {})
+        if id(self.funcs[-1]) not in memo:
+            memo[id(self.funcs[-1])] = bindings.assignments(self.funcs[-1])
+        values = memo[id(self.funcs[-1])].get(data.value)
+        if values:
+            dumps = [configured.model_dump(v) if isinstance(v, cst.Call) else "" for v in values]
+            return dumps[0] if all(dumps) else ""
+        return configured.schema_data(data.value, self.chain, self.ctx)
+
+    def gathered(self, call: cst.Call, depth: int) -> tuple[str, str] | None:
+        """The kind of what ``gather(...)`` returns: one result per awaitable it is given, so as many as
+        the collections its unpacked arguments walk (an argument of its own adds one); None for
+        another call."""
+        qual = self.ctx.qualname(call.func) or dotted(call.func) or ""
+        if qual.rsplit(".", 1)[-1] != "gather" or not any(a.star == "*" for a in call.args):
+            return None
+        return _worst([self.expr(a.value, depth) for a in call.args if a.star == "*"])
 
     def part(self, expr: cst.BaseExpression, depth: int) -> tuple[str, str]:
         """The kind of one part of a collection: there an empty literal holds nothing."""
@@ -384,11 +343,11 @@ class _Reader:
         values: list | None = None
         for func in reversed(self.funcs):
             if id(func) not in memo:
-                memo[id(func)] = _assignments(func)
+                memo[id(func)] = bindings.assignments(func)
             if name in memo[id(func)]:
                 values = memo[id(func)][name]
                 break
-            if _param(func, name) is not None:
+            if bindings.param(func, name) is not None:
                 return None
         if values is None:
             values = self.ctx.index.constants.get(name)
@@ -399,7 +358,7 @@ class _Reader:
     def items(self, sub: cst.Subscript, depth: int) -> list[cst.BaseExpression] | None:
         """What *sub* may pick when it indexes a literal table (``KINDS[kind]``, ``pair[1]``): the
         entries at that position, or every entry; None when the table is no literal."""
-        if depth > _DEPTH:
+        if self.cut(depth):
             return None
         base = sub.value
         if isinstance(base, cst.Subscript):
@@ -423,25 +382,32 @@ class _Reader:
                 out.extend(entries)
         return out
 
+    def cut(self, depth: int) -> bool:
+        """True (and counted, so that ``name`` keeps no answer it shaped) when *depth* is past the budget."""
+        if depth <= _DEPTH:
+            return False
+        self.ctx.cache["volume_cuts"] = self.ctx.cache.get("volume_cuts", 0) + 1
+        return True
+
     def expr(self, expr: cst.BaseExpression, depth: int = 0) -> tuple[str, str]:
-        if depth > _DEPTH:
+        if self.cut(depth):
             return UNKNOWN, ""
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)) and not expr.elements:
             return UNKNOWN, ""  # built empty: as large as whatever fills it
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
             # A literal that unpacks a request's collection is as large as it (`[*body.ids, x]`).
-            spread = [self.part(e.value, depth + 1) for e in expr.elements
+            spread = [self.part(e.value, depth) for e in expr.elements
                       if isinstance(e, (cst.StarredElement, cst.StarredDictElement))]
             return next((found for found in spread if found[0] == INPUT), (FIXED, "a literal"))
         if isinstance(expr, (cst.SimpleString, cst.Integer)):
             return FIXED, "a literal"
         if isinstance(expr, cst.IfExp):
-            return _worst([self.part(expr.body, depth + 1), self.part(expr.orelse, depth + 1)])
+            return _worst([self.part(expr.body, depth), self.part(expr.orelse, depth)])
         if isinstance(expr, cst.BinaryOperation):
             if isinstance(expr.operator, (cst.Subtract, cst.BitAnd)):  # a part of the left
-                return self.expr(expr.left, depth + 1)
+                return self.expr(expr.left, depth)
             if isinstance(expr.operator, (cst.Add, cst.BitOr)):
-                return _worst([self.part(expr.left, depth + 1), self.part(expr.right, depth + 1)])
+                return _worst([self.part(expr.left, depth), self.part(expr.right, depth)])
             return UNKNOWN, ""
         if isinstance(expr, cst.Await):
             if isinstance(expr.expression, cst.Call) and self.config_read(expr.expression.func):
@@ -449,6 +415,9 @@ class _Reader:
             cap = _capped(expr.expression, self.ctx.settings) if isinstance(expr.expression, cst.Call) else ""
             if cap:
                 return FIXED, cap
+            gathered = self.gathered(expr.expression, depth) if isinstance(expr.expression, cst.Call) else None
+            if gathered is not None:
+                return gathered
             return INPUT, "the result of an awaited call, read at run time"
         if isinstance(expr, cst.Name):
             return self.name(expr.value, depth)
@@ -458,7 +427,7 @@ class _Reader:
             if text.rsplit(".", 1)[-1].isupper() and len(text.rsplit(".", 1)[-1]) > 1:
                 return FIXED, f"the constant `{text}`"
             parts = text.split(".")
-            if _configured_chain(text, self.ctx.settings):
+            if configured.configured_chain(text, self.ctx.settings):
                 return CONFIGURED, f"`{text}`, set by configuration"
             if root.isupper() and len(root) > 1 and len(parts) >= 2:
                 return CONFIGURED, f"`{text}`, state of the module-level `{root}`"
@@ -472,15 +441,23 @@ class _Reader:
             picked = self.items(expr, depth + 1)
             if picked is not None:
                 return _worst([self.expr(p, depth + 1) for p in picked]) if picked else (FIXED, "a literal")
-            kind = self.expr(expr.value, depth + 1)
+            at = _index_of(expr)
+            found = self.returned(expr.value, at, depth) if at is not None and isinstance(expr.value, cst.Call) else None
+            if found is not None:
+                return found
+            kind = self.expr(expr.value, depth)
             # one part of a fixed-size result (`order, items = make()`) may be of any size
             return (UNKNOWN, "") if kind[0] == FIXED else kind
         if isinstance(expr, cst.Call):
             return self.call(expr, depth)
         if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
-            return self.expr(expr.for_in.iter, depth + 1)
+            kinds, comp = [], expr.for_in  # as many items as all its `for` clauses walk together
+            while comp is not None:
+                kinds.append(self.expr(comp.iter, depth))
+                comp = comp.inner_for_in
+            return _worst(kinds)
         if isinstance(expr, cst.BooleanOperation):
-            return self.expr(expr.left, depth + 1)
+            return self.expr(expr.left, depth)
         return UNKNOWN, ""
 
 

@@ -8,6 +8,9 @@ definitions skipped) and answers, JSON-ready:
   (``tuple(n for n in (a, b) if n)``); *n* is the largest count;
 - ``{"param": name}``: every return is the same parameter, never rebound
   (``if v is None: raise ...; return v``);
+- ``{"param": name, "subset": True}``: every return is (a copy of) one name
+  built empty and filled only with items an enclosing ``if`` finds in the
+  parameter *name* (``if n in types: found.add(n)``): no more items than it;
 - None otherwise, and for a generator.
 """
 from __future__ import annotations
@@ -68,6 +71,77 @@ def _returns(func: ast.AST) -> tuple[list[ast.Return], bool, set[str]]:
     return out, yields, bound
 
 
+def _empty(value: ast.AST) -> bool:
+    """``[]``, ``set()``, ``{}``, ``list()``: a collection built empty."""
+    if isinstance(value, (ast.List, ast.Set, ast.Tuple)):
+        return not value.elts
+    if isinstance(value, ast.Dict):
+        return not value.keys
+    return (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("list", "set", "dict")
+            and not value.args and not value.keywords)
+
+
+def _member_of(tests: tuple, item: ast.AST, params: list[str]) -> str | None:
+    """The parameter an enclosing ``if`` test (also one part of an ``and``) finds *item* in, else None."""
+    want = ast.dump(item)
+    for test in tests:
+        parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+        for part in parts:
+            if (isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.ops[0], ast.In)
+                    and ast.dump(part.left) == want and isinstance(part.comparators[0], ast.Name)
+                    and part.comparators[0].id in params):
+                return part.comparators[0].id
+    return None
+
+
+def _subset(func: ast.AST, found: list[ast.Return], params: list[str]) -> str | None:
+    """The parameter every return hands back a subset of (see the module doc), else None."""
+    names = set()
+    for r in found:
+        value = r.value
+        if (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in _COPIES
+                and len(value.args) == 1 and not value.keywords):
+            value = value.args[0]
+        if not isinstance(value, ast.Name):
+            return None
+        names.add(value.id)
+    if len(names) != 1:
+        return None
+    name, source, built = names.pop(), set(), 0
+    stack: list[tuple[ast.AST, tuple]] = [(child, ()) for child in ast.iter_child_nodes(func)]
+    while stack:
+        node, tests = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.If):
+            stack.extend((child, (*tests, node.test)) for child in node.body)
+            stack.extend((child, tests) for child in node.orelse)
+            continue
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            return None  # bound by a loop, a `with` or a deletion
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                if isinstance(node, ast.AugAssign) or node.value is None or not _empty(node.value) or built:
+                    return None
+                built += 1
+                continue
+        if isinstance(node, ast.Call):
+            func_ = node.func
+            if isinstance(func_, ast.Attribute) and isinstance(func_.value, ast.Name) and func_.value.id == name:
+                if func_.attr not in ("add", "append") or len(node.args) != 1:
+                    return None
+                param = _member_of(tests, node.args[0], params)
+                if param is None:
+                    return None
+                source.add(param)
+            elif any(isinstance(a, ast.Name) and a.id == name for a in node.args) and not (
+                    isinstance(func_, ast.Name) and func_.id in ("len", *_COPIES)):
+                return None  # handed to a call that may fill it
+        stack.extend((child, tests) for child in ast.iter_child_nodes(node))
+    return source.pop() if built == 1 and len(source) == 1 else None
+
+
 def returned(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str]) -> dict | None:
     """See the module doc: ``{"fixed": n}``, ``{"param": name}`` or None for the function *func*
     whose parameter names are *params*."""
@@ -81,5 +155,6 @@ def returned(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str]) ->
         return {"param": name} if handed_back else None
     counts = [_count(r.value) for r in found]
     if any(c is None for c in counts) or not any(r.value is not None for r in found):
-        return None
+        subset = _subset(func, found, [p for p in params if p not in ("self", "cls")])
+        return {"param": subset, "subset": True} if subset else None
     return {"fixed": max(counts)}

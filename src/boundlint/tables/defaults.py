@@ -106,6 +106,21 @@ DEFAULTS: dict[str, tuple[str, tuple[str, ...], str | None]] = {
          "pydantic_settings.main.BaseSettings", "environs.Env", "dynaconf.Dynaconf", "starlette.config.Config",
          "goodconf.GoodConf"),
         None),
+    "signal-classes": (
+        "Signal classes (and modules that define signals): `send(...)` returns one result per connected receiver, i.e. per installed plugin.",
+        ("django.dispatch.Signal", "django.dispatch.dispatcher.Signal", "django.db.models.signals",
+         "django.core.signals", "blinker.Signal", "blinker.NamedSignal", "blinker.base.Signal",
+         "blinker.base.NamedSignal"),
+        None),
+    "registry-words": (
+        "Last words of an object's name that make it the registry of the configured kind the word before names (`callback_manager`).",
+        ("manager", "registry"),
+        None),
+    "serializer-bases": (
+        "Serializer base classes: the data handed to their `create` / `update` / `validate` has one key per declared field.",
+        ("rest_framework.serializers.Serializer", "rest_framework.serializers.ModelSerializer",
+         "rest_framework.serializers.HyperlinkedModelSerializer"),
+        None),
     "setup-methods": (
         "Methods that set an object up before it works: state they alone assign (and what only they call) is fixed at set-up.",
         ("__init__", "__post_init__", "__attrs_post_init__", "setup", "setUp", "set_up", "start", "startup",

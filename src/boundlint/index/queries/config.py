@@ -18,6 +18,42 @@ def configured(index: ProjectIndex, ref: str) -> str | None:
     return None
 
 
+def signal(index: ProjectIndex, ref: str) -> str | None:
+    """``"signal `x` (path:line)"`` when *ref* is an instance of a signal class (its bases reach a
+    ``signal-classes`` entry): its ``send(...)`` returns one result per connected receiver."""
+    found = index.resolve(ref)
+    if found is None or found[0] != "instance" or "." in found[2]:
+        return None
+    _, entry, name = found
+    if _class_reaches(index, entry.summary["instances"][name], "signal-classes", 0):
+        return f"signal `{name}` ({index.where(entry, entry.summary.get('lines', {}).get(name, 1))})"
+    return None
+
+
+def calls_of(index: ProjectIndex, ref: str) -> dict | None:
+    """``{"modules": [module, ...], "count": n}``: the modules that call the project function *ref*
+    (a method too) and how many calls the project makes of it; None when it is no project function."""
+    found = index.function(ref)
+    if found is None:
+        return None
+    entry, name, _facts = found
+    calls = index.reverse()["callers"].get(f"{index.canonical(entry)}.{name}", ())
+    return {"modules": sorted({index.canonical(e) for e, _caller, _call in calls}), "count": len(calls)}
+
+
+def _class_reaches(index: ProjectIndex, ref: str, table: str, depth: int) -> bool:
+    """True when the class *ref* is an entry of *table* or has a base, in any module, that reaches one."""
+    if depth > _DEPTH:
+        return False
+    if ref in tables.table(table):
+        return True
+    found = index.resolve(ref)
+    if found is None or found[0] != "class":
+        return False
+    _, entry, name = found
+    return any(_class_reaches(index, base, table, depth + 1) for base in entry.summary["classes"][name]["bases"])
+
+
 def returns(index: ProjectIndex, ref: str) -> dict | None:
     """What the project function *ref* hands back (``index.returns``) with where it is defined:
     ``{"fixed": n, "where": "`f` (path:line)"}`` (a handful of literal items),

@@ -96,6 +96,16 @@ class LogStormInLoop(Rule):
       `None` when its request fails): the handler never sees the
       dependency fail, and the helper's own log line is judged where it
       is.
+    - a loop over a collection that configuration, the installation or the
+      code fixes: a settings object, a name that is or ends with a
+      `bounded-names` entry (`caps.resolved_callbacks`), a read of the
+      registry of a configured kind (`callback_manager.get_loggers()`), the
+      results of a signal's `send(...)` (one per installed receiver), the
+      keys of data a schema validated (a serializer's `validated_data`,
+      `model.model_dump()`), and what is derived from one: a comprehension,
+      `tuple` / `sorted` / `reversed` / `filter` of it, a helper's return,
+      a parameter every caller fills with one, the results of a `gather`
+      over one, a list filled in a loop over one.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
     code, name = "BND301", "log-storm-in-loop"
     prefilter = _LOOP_LOG_PREFILTER

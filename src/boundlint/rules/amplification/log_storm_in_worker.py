@@ -64,7 +64,9 @@ class LogStormInWorker(Rule):
     Found at `low` severity (hidden by default): a worker whose handler
     catches only errors of its own item or verdicts on it (the
     `per-item-errors` table: `ValueError`, `*NotFound` ...): an outage
-    raises something else, so the worker logs once per bad item.
+    raises something else, so the worker logs once per bad item.  So is a
+    fan-out over a collection that configuration, the installation or the
+    code fixes, or one derived from such a collection (as in BND301).
 
     A log call in a loop inside the worker is BND301's finding, not this one.
     """ + _LOGGERS_DOC + _OPTIONS_DOC

@@ -1,0 +1,76 @@
+"""How a collection built empty is filled in its function, for the volume reader: the loops around
+each fill and what an ``extend`` adds."""
+from __future__ import annotations
+
+import libcst as cst
+
+_ONE = frozenset({"append", "add", "insert", "appendleft"})
+_MANY = frozenset({"extend", "update", "extendleft"})
+# Calls that only read a collection handed to them (never fill it).
+_READERS = frozenset({"len", "list", "tuple", "set", "frozenset", "sorted", "reversed", "enumerate", "zip", "iter",
+                      "any", "all", "sum", "min", "max", "dict", "print", "isinstance", "bool"})
+
+
+def _mentions(node: cst.CSTNode, name: str) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Name) and current.value == name:
+            return True
+        stack.extend(current.children)
+    return False
+
+
+def _is(node: cst.CSTNode, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name
+
+
+def fills(func: cst.FunctionDef, name: str) -> list[tuple[tuple[cst.BaseExpression, ...], cst.BaseExpression | None]] | None:
+    """``[(loops, added)]``, one per statement of *func* that fills *name*: the iterables of the ``for``
+    loops and comprehensions around it (inside *func*), and for an ``extend`` / ``update`` / ``+=`` the
+    collection it adds (None for one item: ``append``, ``add``, ``name[k] = v``).
+
+    None when the fills cannot all be seen here: one in a ``while`` loop, a nested function or lambda
+    that names it, or a call that is handed it (``collect(rows, name)``) other than a reader such as
+    ``len``; ``[]`` when nothing fills it.
+    """
+    out: list[tuple[tuple[cst.BaseExpression, ...], cst.BaseExpression | None]] = []
+    stack: list[tuple[cst.CSTNode, tuple]] = [(func.body, ())]
+    while stack:
+        node, loops = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            if _mentions(node, name):
+                return None
+            continue
+        if isinstance(node, cst.While):
+            if _mentions(node.body, name):
+                return None
+        if isinstance(node, cst.For):
+            stack.append((node.iter, loops))
+            stack.extend((child, (*loops, node.iter)) for child in (node.body, *([node.orelse] if node.orelse else [])))
+            continue
+        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            inner, comp = loops, node.for_in
+            while comp is not None:
+                stack.append((comp.iter, inner))
+                inner = (*inner, comp.iter)
+                comp = comp.inner_for_in
+            stack.extend((child, inner) for child in node.children if not isinstance(child, cst.CompFor))
+            continue
+        if isinstance(node, cst.Call):
+            func_ = node.func
+            if isinstance(func_, cst.Attribute) and _is(func_.value, name):
+                if func_.attr.value in _ONE:
+                    out.append((loops, None))
+                elif func_.attr.value in _MANY and node.args:
+                    out.append((loops, node.args[0].value))
+            elif any(_is(a.value, name) and not a.star for a in node.args) and not (
+                    isinstance(func_, cst.Name) and func_.value in _READERS):
+                return None  # handed to a call that may fill it
+        if isinstance(node, cst.AugAssign) and _is(node.target, name):
+            out.append((loops, node.value))
+        if isinstance(node, cst.Assign) and any(
+                isinstance(t.target, cst.Subscript) and _is(t.target.value, name) for t in node.targets):
+            out.append((loops, None))
+        stack.extend((child, loops) for child in node.children)
+    return out
