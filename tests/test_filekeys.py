@@ -103,3 +103,27 @@ def test_a_file_over_the_limit_is_not_read(tmp_path, monkeypatch):
     assert reads == []
     with pytest.raises(OSError):
         FileKeys(None).key(str(tmp_path))  # a directory is refused, as before
+
+
+def test_a_warm_index_build_reads_no_module(tmp_path, monkeypatch):
+    """Summaries are keyed by the content key: a project whose files are unchanged is indexed without reading them."""
+    from boundlint.index import build
+
+    root = tmp_path / "svc"
+    (root / "app").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("")
+    (root / "app" / "__init__.py").write_text("from .api import fan\n")
+    (root / "app" / "api.py").write_text("async def fan(client, ids):\n    return [await client.get(i) for i in ids]\n")
+    cache_dir = str(tmp_path / "cache")
+    _later(monkeypatch)
+    monkeypatch.setattr(filekeys, "_STORES", {})
+    build.reset()
+    first = build.build_index(str(root), True, cache_dir)
+    monkeypatch.setattr(filekeys, "_STORES", {})  # what the next process would load from the cache directory
+    build.reset()
+    reads = _counting_reads(monkeypatch)
+    second = build.build_index(str(root), True, cache_dir)
+    build.reset()
+    assert reads == []
+    assert sorted(second.modules) == sorted(first.modules) == ["app", "app.api"]
+    assert second.function("app.fan")[1:] == first.function("app.fan")[1:] == ("fan", first.modules["app.api"].summary["functions"]["fan"])

@@ -82,6 +82,10 @@ class FileKeys:
 
     def key(self, path: str, limit: int | None = None) -> str | None:
         """The content key of the file *path*; None when it is larger than *limit* bytes (it is then not read)."""
+        return self.lookup(path, limit)[1]
+
+    def lookup(self, path: str, limit: int | None = None) -> tuple[bytes | None, str | None]:
+        """``(bytes, key)`` like ``read``, but ``bytes`` is None when the key came from the store unread."""
         full = os.path.abspath(path)
         if self.store is not None:
             try:
@@ -90,12 +94,12 @@ class FileKeys:
                 info = None
             if info is not None and stat.S_ISREG(info.st_mode):
                 if limit is not None and info.st_size > limit:
-                    return None
+                    return None, None
                 record = self._all().get(full)
                 if type(record) is tuple and len(record) == 6 and record[:5] == _status(info):
                     self._seen.add(full)
-                    return record[5]
-        return self.read(path, limit)[1]
+                    return None, record[5]
+        return self.read(path, limit)
 
     def read(self, path: str, limit: int | None = None) -> tuple[bytes | None, str | None]:
         """``(bytes, key)`` of the file *path*, read now; ``(None, None)`` when it is larger than *limit* bytes."""

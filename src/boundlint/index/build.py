@@ -200,7 +200,7 @@ def _assemble(root: str, todo: list, cache: SummaryCache, keys) -> ProjectIndex:
     """The index of *root*'s modules *todo*, their summaries taken from *cache* (read here if missing)."""
     index = ProjectIndex(root)
     for module in todo:
-        path, names, is_package, source = module
+        path, names, is_package, source, _data = module
         summary = cache.get(_key(source, names[0], is_package)) if source is not None else _empty()
         if summary is None:  # the file changed while the index was built: what it holds now
             text, now = _text(path, source, keys)
@@ -209,32 +209,39 @@ def _assemble(root: str, todo: list, cache: SummaryCache, keys) -> ProjectIndex:
     return index
 
 
-def _source(path: str, keys) -> str | None:
+def _source(path: str, keys) -> tuple[str | None, bytes | None]:
     """What a module's summary is keyed by: ``b`` + the file's content key (``filekeys``), ``t`` + a hash of
-    its override text; None for a file that cannot be read or is over the size limit (an empty summary)."""
+    its override text; None for a file that cannot be read or is over the size limit (an empty summary).
+    Second, the file's bytes when they had to be read for the key (None when the key was remembered)."""
     override = OVERRIDES.get(os.path.abspath(path))
     if override is not None:
-        return _text_source(override)
+        return _text_source(override), None
     try:
-        key = keys.key(path, _MAX_FILE_BYTES)
+        data, key = keys.lookup(path, _MAX_FILE_BYTES)
     except OSError:
-        return None
-    return None if key is None else "b" + key
+        return None, None
+    return (None, None) if key is None else ("b" + key, data)
 
 
 def _text_source(text: str) -> str:
     return "t" + blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-def _text(path: str, source: str | None, keys) -> tuple[str | None, str | None]:
-    """``(text, source)`` of the module at *path* read now (the source of what was read; None: unreadable)."""
+def _text(path: str, source: str | None, keys, data: bytes | None = None) -> tuple[str | None, str | None]:
+    """``(text, source)`` of the module at *path* (the source of what was read; None: unreadable).
+
+    *data*: the bytes already read for *source* this run, decoded instead of reading the file again.
+    """
     override = OVERRIDES.get(os.path.abspath(path))
     if override is not None:
         return override, _text_source(override)
-    try:
-        data, key = keys.read(path, _MAX_FILE_BYTES)
-    except OSError:
-        return None, None
+    if data is not None and source is not None and source.startswith("b"):
+        key = source[1:]
+    else:
+        try:
+            data, key = keys.read(path, _MAX_FILE_BYTES)
+        except OSError:
+            return None, None
     if data is None:
         return None, None
     try:
@@ -245,16 +252,17 @@ def _text(path: str, source: str | None, keys) -> tuple[str | None, str | None]:
         return None, "b" + key
 
 
-def _module(path: str, root: str, keys) -> tuple[str, list[str], bool, str | None] | None:
-    """``(path, names, is_package, source)`` of one module of the project at *root*, or None when it has no name."""
+def _module(path: str, root: str, keys) -> tuple[str, list[str], bool, str | None, bytes | None] | None:
+    """``(path, names, is_package, source, bytes)`` of one module of the project at *root* (``_source``), or None
+    when it has no name."""
     names = module_names(path, root)
     if not names:
         return None
-    return path, names, os.path.basename(path) in ("__init__.py", "__init__.pyi"), _source(path, keys)
+    return (path, names, os.path.basename(path) in ("__init__.py", "__init__.pyi"), *_source(path, keys))
 
 
-def _modules(root: str, recursive: bool, extra: tuple[str, ...], keys) -> list[tuple[str, list[str], bool, str | None]]:
-    """``(path, names, is_package, source)`` of every module of the project at *root*, plus *extra*."""
+def _modules(root: str, recursive: bool, extra: tuple[str, ...], keys) -> list[tuple]:
+    """``_module`` of every module of the project at *root*, plus *extra*."""
     files = list(_project_files(root, recursive))
     seen = {os.path.abspath(f) for f in files}
     files += [f for f in extra if os.path.abspath(f) not in seen]
@@ -263,16 +271,16 @@ def _modules(root: str, recursive: bool, extra: tuple[str, ...], keys) -> list[t
 
 def _fill(cache: SummaryCache, todo: list, keys) -> None:
     """Summarise every module of *todo* the cache lacks (reading only those), in parallel when there are many."""
-    wanted: dict[str, tuple[str, str, bool, str]] = {}
-    for path, names, is_package, source in todo:
+    wanted: dict[str, tuple[str, str, bool, str, bytes | None]] = {}
+    for path, names, is_package, source, data in todo:
         if source is None:
             continue
         key = _key(source, names[0], is_package)
         if key not in wanted and cache.get(key) is None:
-            wanted[key] = (path, names[0], is_package, source)
+            wanted[key] = (path, names[0], is_package, source, data)
     items, sources = [], []
-    for path, name, is_package, source in wanted.values():
-        text, now = _text(path, source, keys)
+    for path, name, is_package, source, data in wanted.values():
+        text, now = _text(path, source, keys, data)
         if text is not None and now is not None:
             items.append((text, name, is_package))
             sources.append(now)
