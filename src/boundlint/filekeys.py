@@ -16,7 +16,9 @@ longer matches and the file is read again.  A file changed within the margin
 of a read is simply read again next time.  ctime is set by the kernel and
 cannot be set back from user space; on systems without a POSIX ctime
 (Windows, where ``st_ctime`` is the creation time) the shortcut is off and
-every file is read.
+every file is read.  The margin also covers a network file system whose
+clock differs from this machine's by less than it; a file whose times lie in
+the future is never remembered.
 """
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ _MAX_FILE_BYTES = 2_000_000  # a generated file this large defines nothing other
 
 
 def _project_files(root: str, recursive: bool) -> list[str]:
-    """The modules of the project at *root*, listed once per process (until ``reset``)."""
+    """The modules of the project at *root* as last listed in this process (until ``reset``), for its digest."""
     found = _FILES.get((root, recursive))
     if found is None:
         found = _FILES[(root, recursive)] = _list_project_files(root, recursive)
@@ -263,7 +263,8 @@ def _module(path: str, root: str, keys) -> tuple[str, list[str], bool, str | Non
 
 def _modules(root: str, recursive: bool, extra: tuple[str, ...], keys) -> list[tuple]:
     """``_module`` of every module of the project at *root*, plus *extra*."""
-    files = list(_project_files(root, recursive))
+    files = _list_project_files(root, recursive)  # listed afresh: a built index sees the tree as it is now
+    _FILES[(root, recursive)] = list(files)
     seen = {os.path.abspath(f) for f in files}
     files += [f for f in extra if os.path.abspath(f) not in seen]
     return [found for found in map(lambda f: _module(f, root, keys), files) if found is not None]
