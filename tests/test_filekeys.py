@@ -100,7 +100,9 @@ def test_a_file_over_the_limit_is_not_read(tmp_path, monkeypatch):
     src.write_bytes(b"#" * 100)
     reads = _counting_reads(monkeypatch)
     assert FileKeys(str(tmp_path / "files.marshal")).key(str(src), limit=99) is None
+    assert FileKeys(None).key(str(src), limit=99) is None  # without a store too
     assert reads == []
+    assert FileKeys(None).key(str(src), limit=100) == content_key(b"#" * 100)
     with pytest.raises(OSError):
         FileKeys(None).key(str(tmp_path))  # a directory is refused, as before
 

@@ -89,7 +89,7 @@ class FileKeys:
     def lookup(self, path: str, limit: int | None = None) -> tuple[bytes | None, str | None]:
         """``(bytes, key)`` like ``read``, but ``bytes`` is None when the key came from the store unread."""
         full = os.path.abspath(path)
-        if self.store is not None:
+        if self.store is not None or limit is not None:
             try:
                 info = os.stat(full)
             except OSError:
@@ -97,7 +97,7 @@ class FileKeys:
             if info is not None and stat.S_ISREG(info.st_mode):
                 if limit is not None and info.st_size > limit:
                     return None, None
-                record = self._all().get(full)
+                record = self._all().get(full) if self.store is not None else None
                 if type(record) is tuple and len(record) == 6 and record[:5] == _status(info):
                     self._seen.add(full)
                     return None, record[5]
