@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark boundlint against its peers on the same files, interleaved and repeated.
 
-usage: python benchmarks/bench.py [--small] [--repeat N] [--markdown FILE]
+usage: python benchmarks/bench.py [--small] [--repeat N] [--markdown FILE] [--only TEXT ...] [--baseline BOUNDLINT]
 
 Builds the corpus (``benchmarks/corpus.py``) if missing, makes one virtualenv per
 peer under ``benchmarks/.venvs/`` (ruff; flake8 + flake8-bugbear; flake8 +
@@ -97,6 +97,10 @@ def main() -> int:
     ap.add_argument("--small", action="store_true", help="use the fixed small subset")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--markdown", type=Path, help="also write the table as Markdown here")
+    ap.add_argument("--only", action="append", default=[], metavar="TEXT",
+                    help="run only the scenarios whose name contains TEXT (repeatable); targets need their scenarios")
+    ap.add_argument("--baseline", metavar="BOUNDLINT",
+                    help="another boundlint executable (e.g. main's checkout) timed in the same interleaved run")
     args = ap.parse_args()
 
     corpus = ensure_corpus(args.small)
@@ -160,6 +164,12 @@ def main() -> int:
         Scenario(f"LibCST parse only, {CORES} jobs", [sys.executable, str(HERE / "parse_only.py"), str(corpus), "--jobs", str(CORES)]),
         Scenario('python -c "import libcst"', [sys.executable, "-c", "import libcst"]),
     ]
+    if args.baseline:
+        # The same boundlint scenarios with the baseline executable (own caches, own warmed copies).
+        base = _baseline_scenarios(args.baseline, corpus, work, check_for=lambda exe: [exe, "check", "--exit-zero", "-q"])
+        scenarios = [s for pair in zip(scenarios[:6], base) for s in pair] + scenarios[6:]
+    if args.only:
+        scenarios = [sc for sc in scenarios if any(text in sc.name for text in args.only)]
     for rep in range(args.repeat):
         for sc in scenarios:
             if sc.setup is not None:
@@ -172,6 +182,8 @@ def main() -> int:
 
     med = {sc.name: statistics.median(sc.walls) for sc in scenarios}
     by = {sc.name: sc for sc in scenarios}
+    if args.only or args.baseline:
+        return _report_partial(scenarios, med)
     cold_all = med[f"boundlint cold, {CORES} jobs"]
     rows = []
     for sc in scenarios:
@@ -207,6 +219,76 @@ def main() -> int:
         args.markdown.write_text(text + "\n", encoding="utf-8")
     (HERE / "results").mkdir(exist_ok=True)
     (HERE / "results" / "latest.json").write_text(json.dumps({"medians": med, "lines": lines, "files": files}, indent=2))
+    return 0
+
+
+def _baseline_scenarios(exe: str, corpus: Path, work: Path, check_for) -> list[Scenario]:
+    """The six boundlint scenarios run with *exe*, each on its own caches and copies (names end in ``[baseline]``)."""
+    check = check_for(exe)
+    cache_dir, touched, touched_cache = work / "b-cache", work / "b-touched", work / "b-touched-cache"
+    project, project_cache = work / "b-project", work / "b-project-cache"
+    shutil.copytree(corpus, touched)
+    shutil.copytree(corpus, project)
+    files = sorted(corpus.rglob("*.py"))
+    all_py = sorted(touched.rglob("*.py"))
+    n_touch = max(1, len(all_py) // 100)
+    one_percent = all_py[:: max(1, len(all_py) // n_touch)][:n_touch]
+    five = [str(p) for p in files[:: max(1, len(files) // 5)][:5]]
+    project_py = sorted(project.rglob("*.py"))
+    five_changed = [str(p) for p in project_py[:: max(1, len(project_py) // 5)][:5]]
+    counter = [0]
+
+    def run(cache: Path, target: Path) -> None:
+        subprocess.run([*check, "--cache-dir", str(cache), str(target)], stdout=subprocess.DEVNULL, check=True)
+
+    def touch() -> None:
+        run(touched_cache, touched)
+        counter[0] += 1
+        for path in one_percent:
+            with open(path, "a", encoding="utf-8") as fh:
+                fh.write(f"\n# touched {counter[0]}\n")
+
+    def change() -> None:
+        if not project_cache.exists():
+            run(project_cache, project)
+        counter[0] += 1
+        for path in five_changed:
+            with open(path, "a", encoding="utf-8") as fh:
+                fh.write(f"\n# changed {counter[0]}\n")
+
+    tag = " [baseline]"
+    return [
+        Scenario("boundlint cold, 1 job" + tag, [*check, "--no-cache", "--jobs", "1", str(corpus)]),
+        Scenario(f"boundlint cold, {CORES} jobs" + tag, [*check, "--no-cache", "--jobs", str(CORES), str(corpus)]),
+        Scenario("boundlint warm (cache, nothing changed)" + tag, [*check, "--cache-dir", str(cache_dir), str(corpus)],
+                 lambda: run(cache_dir, corpus)),
+        Scenario("boundlint after touching 1% of files" + tag, [*check, "--cache-dir", str(touched_cache), str(touched)], touch),
+        Scenario("boundlint on 5 files (pre-commit)" + tag, [*check, "--no-cache", *five]),
+        Scenario("boundlint on 5 changed files, warm project" + tag,
+                 [*check, "--cache-dir", str(project_cache), *five_changed], change),
+    ]
+
+
+def _report_partial(scenarios: list[Scenario], med: dict[str, float]) -> int:
+    """The table of a run limited by ``--only`` or extended by ``--baseline``: medians, spread, and the ratios
+    of issue 12 that its scenarios allow (for this build and for the baseline)."""
+    rows = [f"| {sc.name} | {med[sc.name]:.3f} | {min(sc.walls):.3f} | {max(sc.walls):.3f} | {sc.peak_mb:.0f} |"
+            for sc in scenarios]
+    ratios = []
+    for tag in ("", " [baseline]"):
+        pairs = [("warm / ruff cold", "boundlint warm (cache, nothing changed)", "ruff check --select ASYNC,PERF,LOG"),
+                 ("5 changed files in a warm project / import libcst", "boundlint on 5 changed files, warm project",
+                  'python -c "import libcst"'),
+                 ("5 files, no cache / import libcst", "boundlint on 5 files (pre-commit)", 'python -c "import libcst"')]
+        for label, top, bottom in pairs:
+            if top + tag in med and bottom in med:
+                ratios.append(f"| {label}{tag} | {med[top + tag] / med[bottom]:.2f} |")
+        cold, index = f"boundlint cold, {CORES} jobs" + tag, "index pass only, all cores"
+        if cold in med and index in med and not tag:
+            ratios.append(f"| index pass / cold, all cores | {med[index] / med[cold]:.2f} |")
+    text = "\n".join(["| scenario | median wall (s) | min | max | peak MB |", "| --- | ---: | ---: | ---: | ---: |", *rows,
+                      "", "| ratio | value |", "| --- | ---: |", *ratios])
+    print(text)
     return 0
 
 

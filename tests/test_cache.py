@@ -130,3 +130,23 @@ def test_a_warm_run_never_imports_libcst(tmp_path):
     imported = lambda run: {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if "|" in line}
     assert "libcst" in imported(cold)
     assert "libcst" not in imported(warm)
+
+
+def test_a_warm_run_imports_no_part_of_the_checker(tmp_path):
+    """Served from the cache: no worker pool, rule, index reader, query or table module is loaded."""
+    project = tmp_path / "svc"
+    (project / "app").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("")
+    (project / "app" / "__init__.py").write_text("")
+    (project / "app" / "api.py").write_text(
+        "import asyncio\n\nasync def fan(client, ids):\n    return await asyncio.gather(*(client.get(i) for i in ids))\n")
+    cmd = [sys.executable, "-X", "importtime", "-m", "boundlint", "check", "--exit-zero", str(project)]
+    env = {**os.environ, "BOUNDLINT_CACHE_DIR": str(tmp_path / "cache")}
+    cold = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, env=env)
+    warm = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, env=env)
+    imported = lambda run: {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if "|" in line}
+    heavy = {"boundlint.engine.pool", "boundlint.engine.check", "boundlint.rules.base", "boundlint.index.summary",
+             "boundlint.index.reader", "boundlint.index.queries", "boundlint.tables", "boundlint.facts"}
+    assert heavy <= imported(cold)
+    assert heavy & imported(warm) == set()
+    assert warm.stdout == cold.stdout and "BND101" in warm.stdout

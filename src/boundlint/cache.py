@@ -15,16 +15,13 @@ it is served only while the project still answers them the same way.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import shutil
-import tempfile
 import time
-from pathlib import Path
 
 from boundlint import __version__
 from boundlint.finding import Finding
+from boundlint.hashes import blake2b
 
 DEFAULT_DIR = ".boundlint_cache"
 ENV_VAR = "BOUNDLINT_CACHE_DIR"
@@ -35,29 +32,57 @@ _TOUCH_EVERY = 86_400  # seconds: how stale a hit's last-use stamp may get befor
 
 def content_key(data: bytes) -> str:
     """Hex digest (32 chars) of a file's bytes."""
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+    return blake2b(data, digest_size=16).hexdigest()
 
 
 def code_id() -> str:
-    """A digest of boundlint's own source files (names, sizes, mtimes).
+    """A digest of boundlint's own source files (names, sizes, mtimes), computed once per process.
 
     Part of the cache key so that a changed rule (an upgrade, or an editable
     install being worked on) never serves results computed by other code.
     """
-    package = Path(__file__).resolve().parent
-    h = hashlib.blake2b(digest_size=8)
-    for path in sorted(package.rglob("*.py")):
+    global _CODE_ID
+    if _CODE_ID is None:
+        package = os.path.dirname(os.path.realpath(__file__))
+        found: list[tuple[str, int, int]] = []
+        _sources(package, "", found)
+        h = blake2b(digest_size=8)
+        for rel, size, mtime in sorted(found):
+            h.update(f"{rel}:{size}:{mtime};".encode())
+        _CODE_ID = h.hexdigest()
+    return _CODE_ID
+
+
+_CODE_ID: str | None = None
+
+
+def _sources(directory: str, prefix: str, found: list[tuple[str, int, int]]) -> None:
+    """``(relative path, size, mtime_ns)`` of every ``*.py`` below *directory* (``/``-separated paths)."""
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
         try:
-            st = path.stat()
+            if entry.is_dir():
+                _sources(entry.path, f"{prefix}{entry.name}/", found)
+            elif entry.name.endswith(".py"):
+                st = entry.stat()
+                found.append((prefix + entry.name, st.st_size, st.st_mtime_ns))
         except OSError:
             continue
-        h.update(f"{path.relative_to(package)}:{st.st_size}:{st.st_mtime_ns};".encode())
-    return h.hexdigest()
 
 
-def default_dir(explicit: str | None = None) -> Path:
-    """``--cache-dir``, else ``$BOUNDLINT_CACHE_DIR``, else ``./.boundlint_cache``."""
-    return Path(explicit or os.environ.get(ENV_VAR) or DEFAULT_DIR)
+def default_dir(explicit: str | None = None):
+    """``--cache-dir``, else ``$BOUNDLINT_CACHE_DIR``, else ``./.boundlint_cache`` (a ``pathlib.Path``)."""
+    from pathlib import Path
+
+    return Path(default_location(explicit))
+
+
+def default_location(explicit: str | None = None) -> str:
+    """``default_dir`` as a string (no ``pathlib`` import on a warm run's start-up)."""
+    return explicit or os.environ.get(ENV_VAR) or DEFAULT_DIR
 
 
 class Cache:
@@ -69,16 +94,24 @@ class Cache:
     cache: it just misses.
     """
 
-    def __init__(self, root: Path, fingerprint: str, max_entries: int = MAX_ENTRIES) -> None:
-        self.root = root
+    def __init__(self, root, fingerprint: str, max_entries: int = MAX_ENTRIES) -> None:
+        self.root = root  # a path (str or os.PathLike)
         self.fingerprint = fingerprint
         self.max_entries = max_entries
-        self.dir = root / __version__ / f"{fingerprint}-{code_id()}"
+        self._where = os.path.join(os.fspath(root), __version__, f"{fingerprint}-{code_id()}")
         self.per_shard = max(16, max_entries // 256)
         self._shards: dict[str, dict[str, list]] = {}
         self._dirty: set[str] = set()
         self._now = int(time.time())
         self._family: dict[str, Cache] = {fingerprint: self}
+        self._by_settings: dict[int, tuple[object, Cache]] = {}
+
+    @property
+    def dir(self):
+        """The directory of this variant's shards (a ``pathlib.Path``)."""
+        from pathlib import Path
+
+        return Path(self._where)
 
     def variant(self, settings) -> "Cache":
         """The cache of results computed with *settings* (a file's own effective settings).
@@ -86,24 +119,35 @@ class Cache:
         Same root; this cache itself when the fingerprints match.  Variants
         used in one run are flushed together and never evict each other.
         """
+        known = self._by_settings.get(id(settings))
+        if known is not None and known[0] is settings:  # one fingerprint per settings object, not one per file
+            return known[1]
         fingerprint = settings.fingerprint()
         hit = self._family.get(fingerprint)
         if hit is None:
             hit = Cache(self.root, fingerprint, self.max_entries)
             hit._family = self._family
             self._family[fingerprint] = hit
+        self._by_settings[id(settings)] = (settings, hit)
         return hit
 
     def _shard(self, name: str) -> dict[str, list]:
         shard = self._shards.get(name)
         if shard is None:
+            import gc
+
+            enabled = gc.isenabled()
+            gc.disable()  # parsing makes many containers and no garbage: collecting meanwhile only costs time
             try:
-                with open(self.dir / f"{name}.json", encoding="utf-8") as fh:
+                with open(os.path.join(self._where, f"{name}.json"), encoding="utf-8") as fh:
                     shard = json.load(fh)
                 if not isinstance(shard, dict):
                     shard = {}
             except (OSError, ValueError):
                 shard = {}
+            finally:
+                if enabled:
+                    gc.enable()
             self._shards[name] = shard
         return shard
 
@@ -147,16 +191,18 @@ class Cache:
             self._prepare()
         except OSError:
             return
+        import tempfile
+
         for name in sorted(self._dirty):
             shard = self._shards[name]
             if len(shard) > self.per_shard:
                 keep = sorted(shard.items(), key=lambda kv: kv[1][0] if isinstance(kv[1], list) and kv[1] else 0)
                 shard = dict(keep[-self.per_shard:])
             try:
-                fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=f".{name}.", suffix=".tmp")
+                fd, tmp = tempfile.mkstemp(dir=self._where, prefix=f".{name}.", suffix=".tmp")
                 with os.fdopen(fd, "w", encoding="utf-8") as fh:
                     json.dump(shard, fh, separators=(",", ":"))
-                os.replace(tmp, self.dir / f"{name}.json")
+                os.replace(tmp, os.path.join(self._where, f"{name}.json"))
             except OSError:
                 try:
                     os.unlink(tmp)
@@ -165,13 +211,17 @@ class Cache:
         self._dirty.clear()
 
     def _prepare(self) -> None:
-        new_root = not self.root.exists()
+        import shutil
+        from pathlib import Path
+
+        root = Path(self.root)
+        new_root = not root.exists()
         self.dir.mkdir(parents=True, exist_ok=True)
-        if new_root or not (self.root / "CACHEDIR.TAG").exists():
-            (self.root / "CACHEDIR.TAG").write_text(
+        if new_root or not (root / "CACHEDIR.TAG").exists():
+            (root / "CACHEDIR.TAG").write_text(
                 "Signature: 8a477f597d28d172789f06886806bc55\n# boundlint result cache; safe to delete\n")
-            (self.root / ".gitignore").write_text("*\n")
-        for child in self.root.iterdir():
+            (root / ".gitignore").write_text("*\n")
+        for child in root.iterdir():
             if child.is_dir() and child.name != __version__:
                 shutil.rmtree(child, ignore_errors=True)  # another version's results can never hit
         # Keep the newest few settings/code variants of this version.

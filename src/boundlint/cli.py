@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from boundlint import __version__
 from boundlint.config import ConfigError
@@ -363,12 +363,12 @@ def _cache(args):
     """The result cache for this run (each file's settings pick a ``variant``), or None with ``--no-cache``."""
     if args.no_cache:
         return None
-    from boundlint.cache import Cache, default_dir
+    from boundlint.cache import Cache, default_location
     from boundlint.config import Settings
-    from boundlint.engine import set_index_cache
+    from boundlint.engine.run import set_index_cache
 
-    set_index_cache(str(default_dir(args.cache_dir)))  # module summaries of the project index
-    return Cache(default_dir(args.cache_dir), Settings().fingerprint())
+    set_index_cache(default_location(args.cache_dir))  # module summaries of the project index
+    return Cache(default_location(args.cache_dir), Settings().fingerprint())
 
 
 # -- audit ------------------------------------------------------------------------------

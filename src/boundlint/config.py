@@ -14,13 +14,11 @@ a "did you mean" when something is wrong.
 """
 from __future__ import annotations
 
-import difflib
-import hashlib
 import json
 import os
 import sys
 from dataclasses import asdict, dataclass, field, replace
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 DEFAULT_SELECT = ("BND",)
 # Codes under these prefixes are off unless a select entry names the prefix itself.
@@ -75,8 +73,10 @@ class Settings:
 
     def fingerprint(self) -> str:
         """A stable hash of every setting that changes findings."""
+        from boundlint.hashes import blake2b
+
         data = json.dumps(asdict(self), sort_keys=True, default=str)
-        return hashlib.sha256(data.encode()).hexdigest()[:16]
+        return blake2b(data.encode(), digest_size=8).hexdigest()
 
 
 # -- the schema of [tool.boundlint] -------------------------------------------------------
@@ -276,6 +276,8 @@ def _keys_set(table: Mapping[str, object]) -> frozenset:
 
 
 def _suggest(word: str, choices: Iterable[str]) -> str:
+    import difflib  # only for an error message: not on every run's start-up
+
     choices = list(choices)
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.5)
     if close:
@@ -304,6 +306,8 @@ def check_code(code: str, where: str) -> str:
     # Prefer codes of the same family: BND199 should suggest BND101, not BND900.
     shared = max((len(os.path.commonprefix([value, p])) for p in full), default=0)
     near = [p for p in full if len(os.path.commonprefix([value, p])) == shared]
+    import difflib
+
     best = difflib.get_close_matches(value, near, n=1, cutoff=0.0)
     hint = f"; did you mean {best[0]!r}?" if best and shared >= 3 else _suggest(value, full)
     raise ConfigError(f"{where}: unknown rule code or prefix {code!r}{hint}")

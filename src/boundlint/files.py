@@ -11,7 +11,8 @@ named explicitly is walked even when it is itself ignored.
 from __future__ import annotations
 
 import os
-from typing import Callable, Iterable, NamedTuple
+from collections import namedtuple
+from collections.abc import Callable, Iterable
 
 SKIP_DIRS = frozenset({
     ".git", ".hg", ".svn", ".bzr", "__pycache__", "node_modules", ".venv", "venv", ".tox", ".nox",
@@ -125,12 +126,8 @@ def excluded(path: str, exclude: Iterable[str], root: str) -> bool:
     return spec is not None and rel is not None and bool(spec.match_file(rel))
 
 
-class _Rules(NamedTuple):
-    """Discovery rules of one directory: exclude spec (or None), its anchor (or None), gitignore on/off."""
-
-    spec: object
-    anchor: str | None
-    respect_gitignore: bool
+# Discovery rules of one directory: exclude spec (or None), its anchor (or None), gitignore on/off.
+_Rules = namedtuple("_Rules", "spec anchor respect_gitignore")
 
 
 def _under(base: str, path: str) -> str | None:

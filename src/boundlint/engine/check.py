@@ -11,6 +11,7 @@ from boundlint.source import DecodeError, decode_source
 from boundlint.engine.parse import _bridge_gaps, _compiles, _nesting_error, _syntax_error
 from boundlint.engine.positions import _Sink, _positions, _positions_or_nothing
 from boundlint.engine.result import FileResult, RECURSION_LIMIT, _filter, _meta_finding, _one_line, _rule_failed, _where
+from boundlint.engine.run import set_index_cache  # noqa: F401  (its home before run.py; kept for importers)
 
 
 def enabled_rules(settings: Settings) -> list[type]:
@@ -222,30 +223,8 @@ def project_view(path: str):
     return ProjectView(index, index.entry_for(path))
 
 
-def set_index_cache(directory: str | None) -> None:
-    """Cache module summaries under *directory* (None: build them afresh each process)."""
-    from boundlint.index import build
-
-    build.CACHE_DIR = directory
-
-
 def _read(path: str) -> bytes:
-    """The bytes of the regular file *path*; raises OSError for anything else.
+    """The bytes of the regular file *path*; raises OSError for anything else (``filekeys.read_regular``)."""
+    from boundlint.filekeys import read_regular
 
-    A FIFO or device named ``*.py`` would block or never end, and a
-    directory cannot be read: each is refused before it is opened for data.
-    """
-    import stat
-
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            os.listdir(path)  # an unlistable directory says why (permission denied)
-            raise IsADirectoryError(21, "is a directory")
-        if not stat.S_ISREG(mode):
-            raise OSError(0, "not a regular file")
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read()
-    finally:
-        os.close(fd)
+    return read_regular(path)[0]

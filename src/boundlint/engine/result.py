@@ -6,8 +6,6 @@ from dataclasses import dataclass, field
 
 from boundlint.config import Settings
 from boundlint.finding import Finding
-from boundlint.verdicts.severity import DEFAULT_MIN, reported
-from boundlint.noqa import noqa_lines, suppressed
 
 
 RECURSION_LIMIT = 6000
@@ -62,6 +60,9 @@ def _where(exc: BaseException) -> str:
 def _filter(findings: list[Finding], text: str, settings: Settings, apply_noqa: bool = True) -> list[Finding]:
     if not findings:
         return []
+    from boundlint.noqa import noqa_lines, suppressed  # here: a run served from the cache never needs them
+    from boundlint.verdicts.severity import DEFAULT_MIN, reported
+
     lines = noqa_lines(text) if apply_noqa and "noqa" in text.lower() else []
     kept = []
     minimum = getattr(settings, "min_severity", DEFAULT_MIN)

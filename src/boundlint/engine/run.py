@@ -3,12 +3,24 @@ from __future__ import annotations
 
 import os
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from boundlint.config import Settings
-from boundlint.engine.check import _read
-from boundlint.engine.pool import check_files
 from boundlint.engine.result import FileResult
+
+
+def check_files(*args, **kwargs) -> list[FileResult]:
+    """``engine.pool.check_files``, imported when a file must be checked (a warm run never needs it)."""
+    from boundlint.engine.pool import check_files as run
+
+    return run(*args, **kwargs)
+
+
+def set_index_cache(directory: str | None) -> None:
+    """Cache module summaries under *directory* (None: build them afresh each process)."""
+    from boundlint.index import build
+
+    build.CACHE_DIR = directory
 
 
 def check_paths(paths: Iterable[str], settings: Settings | None, jobs: int | None = None, progress=None,
@@ -40,6 +52,7 @@ def check_paths(paths: Iterable[str], settings: Settings | None, jobs: int | Non
     if cache is not None and not collectors:
         return check_files_cached(files, settings, cache, jobs, progress, per_file)
     build.prime(files, build.CACHE_DIR)  # before workers fork, so they share the project indexes
+    _settle()
     return check_files(files, settings, jobs, progress, collectors, per_file)
 
 
@@ -47,7 +60,8 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
                        progress=None, per_file: Sequence[Settings] | None = None) -> list[FileResult]:
     """``check_files`` behind the result cache (a ``boundlint.cache.Cache``, or None for none).
 
-    Each file's bytes are hashed; hits are served from the cache of the
+    Each file's content key comes from ``filekeys`` (its bytes' hash, read
+    again only when its status changed); hits are served from the cache of the
     file's own settings (``per_file``, else *settings*), misses are checked
     in workers and stored, unless the check itself failed (a time limit, a
     crash, BND002, an unreadable file), whether or not that code is
@@ -55,17 +69,18 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
     """
     if cache is None:
         return check_files(paths, settings, jobs, progress, per_file=per_file)
-    from boundlint.cache import content_key
+    from boundlint import filekeys
     from boundlint.index import build
-    from boundlint.index.view import PROJECT, still_valid
+    from boundlint.index.view import PROJECT
 
     each = dict(zip(paths, per_file)) if per_file is not None else {}
     results: list[FileResult] = []
     misses: list[str] = []
     keys: dict[str, str] = {}
+    stamps = filekeys.for_dir(str(cache.root))
     for path in paths:
         try:
-            keys[path] = content_key(_read(path))  # a FIFO named *.py must not block the run
+            keys[path] = stamps.key(path)  # a FIFO named *.py must not block the run
         except OSError:
             pass
     known = {os.path.abspath(p): k for p, k in keys.items()}  # the project digest reuses these hashes
@@ -76,7 +91,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
             continue
         hit = cache.variant(each.get(path, settings)).get(key, path)
         if hit is not None and hit[2] and hit[2].get(PROJECT) != build.project_digest(path, known) \
-                and not still_valid(build.index_for(path, build.CACHE_DIR), hit[2]):
+                and not _still_valid(build.index_for(path, build.CACHE_DIR), hit[2]):
             hit = None  # another module changed what this file's judgement asked of the project
         if hit is None:
             misses.append(path)
@@ -89,7 +104,8 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
     miss_settings = [each[p] for p in misses] if per_file is not None else None
     if misses:
         build.prime(misses, build.CACHE_DIR)  # before workers fork; a warm run with no miss builds no index
-    for result in check_files(misses, settings, jobs, wrapped, per_file=miss_settings):
+        _settle()
+    for result in check_files(misses, settings, jobs, wrapped, per_file=miss_settings) if misses else ():
         key = keys.get(result.path)
         if key is not None and not result.failed and not any(f.code == "BND002" for f in result.findings):
             consulted = result.consulted
@@ -98,5 +114,25 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
             cache.variant(each.get(result.path, settings)).put(key, result.findings, result.lines, consulted)
         results.append(result)
     cache.flush()
+    filekeys.flush_all()
     results.sort(key=lambda r: r.path)
     return results
+
+
+def _settle() -> None:
+    """Exempt what exists now (the project indexes above all) from the cyclic garbage collector.
+
+    The indexes live until the run ends and hold no garbage; without this every
+    collection in this process and in each forked worker walks all of them again
+    (and, in a worker, touches their pages, which copies them).  Objects made
+    later are collected as usual; these are still freed when unreferenced.
+    """
+    import gc
+
+    gc.freeze()
+
+
+def _still_valid(index, consulted: dict) -> bool:
+    from boundlint.index.view import still_valid  # the queries: imported only when a project changed
+
+    return still_valid(index, consulted)

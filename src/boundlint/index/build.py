@@ -7,14 +7,10 @@ processes fork, so workers share them.
 """
 from __future__ import annotations
 
-import hashlib
 import os
-import pickle
-import tempfile
-from pathlib import Path
 
+from boundlint.hashes import blake2b
 from boundlint.index.project import ModuleEntry, ProjectIndex, find_root, module_names
-from boundlint.index.summary import empty, summarize
 
 _PROJECTS: dict[str, ProjectIndex] = {}
 # Where module summaries are cached (``engine.set_index_cache``, from --cache-dir); None: not cached.
@@ -25,6 +21,17 @@ _MAX_FILE_BYTES = 2_000_000  # a generated file this large defines nothing other
 
 
 def _project_files(root: str, recursive: bool) -> list[str]:
+    """The modules of the project at *root* as last listed in this process (until ``reset``), for its digest."""
+    found = _FILES.get((root, recursive))
+    if found is None:
+        found = _FILES[(root, recursive)] = _list_project_files(root, recursive)
+    return found
+
+
+_FILES: dict[tuple[str, bool], list[str]] = {}
+
+
+def _list_project_files(root: str, recursive: bool) -> list[str]:
     if not recursive:
         try:
             return sorted(os.path.join(root, n) for n in os.listdir(root) if n.endswith(".py"))
@@ -52,7 +59,7 @@ class SummaryCache:
             from boundlint import __version__
             from boundlint.cache import code_id
 
-            self.dir = Path(cache_dir) / __version__ / f"index-{code_id()}"
+            self.dir = os.path.join(cache_dir, __version__, f"index-{code_id()}")
         self._shards: dict[str, dict] = {}
         self._dirty: set[str] = set()
 
@@ -61,13 +68,21 @@ class SummaryCache:
         if shard is None:
             shard = {}
             if self.dir is not None:
+                import gc
+                import pickle
+
+                enabled = gc.isenabled()
+                gc.disable()  # unpickling makes many containers and no garbage: collecting meanwhile triples the time
                 try:
-                    with open(self.dir / f"{name}.pickle", "rb") as fh:
+                    with open(os.path.join(self.dir, f"{name}.pickle"), "rb") as fh:
                         loaded = pickle.load(fh)
                     shard = loaded if isinstance(loaded, dict) else {}
-                except (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError, IndexError,
+                except (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError, IndexError, KeyError,
                         pickle.UnpicklingError):
                     shard = {}  # a damaged shard is ignored and rebuilt
+                finally:
+                    if enabled:
+                        gc.enable()
             self._shards[name] = shard
         return shard
 
@@ -83,13 +98,16 @@ class SummaryCache:
         """Write the changed shards atomically; a cache that cannot be written is skipped."""
         if self.dir is None or not self._dirty:
             return
+        import pickle
+        import tempfile
+
         try:
-            self.dir.mkdir(parents=True, exist_ok=True)
+            os.makedirs(self.dir, exist_ok=True)
             for name in sorted(self._dirty):
                 fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=f".{name}.", suffix=".tmp")
                 with os.fdopen(fd, "wb") as fh:
                     pickle.dump(self._shards[name], fh, protocol=pickle.HIGHEST_PROTOCOL)
-                os.replace(tmp, self.dir / f"{name}.pickle")
+                os.replace(tmp, os.path.join(self.dir, f"{name}.pickle"))
         except OSError:
             pass
         self._dirty.clear()
@@ -126,23 +144,38 @@ def _read_text(path: str) -> str | None:
 def summary_of(text: str | None, name: str, is_package: bool, cache: SummaryCache | None = None) -> dict:
     """The summary of *text* as module *name*; an empty one for text ``ast`` cannot read. Never raises."""
     if text is None:
-        return empty()
-    key = _key(text, name, is_package)
-    if cache is not None:
+        return _empty()
+    return _summary(text, name, is_package, cache, _text_source(text))
+
+
+def _summary(text: str | None, name: str, is_package: bool, cache: SummaryCache | None, source: str | None) -> dict:
+    """The summary of *text*, looked up in and stored to *cache* under *source* (see ``_source``)."""
+    if text is None:
+        return _empty()
+    key = _key(source, name, is_package) if cache is not None and source is not None else None
+    if key is not None:
         hit = cache.get(key)
         if hit is not None:
             return hit
     try:
         import warnings
 
+        from boundlint.index.summary import summarize
+
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             summary = summarize(text, name, is_package)
     except Exception:  # SyntaxError, RecursionError, MemoryError ...: one odd file never takes the index down
-        summary = empty()
-    if cache is not None:
+        summary = _empty()
+    if key is not None:
         cache.put(key, summary)
     return summary
+
+
+def _empty() -> dict:
+    from boundlint.index.summary import empty
+
+    return empty()
 
 
 def build_index(root: str, recursive: bool, cache_dir: str | None = None, extra: tuple[str, ...] = ()) -> ProjectIndex:
@@ -151,45 +184,109 @@ def build_index(root: str, recursive: bool, cache_dir: str | None = None, extra:
     Modules whose summary is not cached are read in parallel (one process per
     core) when there are many of them.
     """
+    from boundlint import filekeys
+
     cache = SummaryCache(cache_dir)
-    todo = _modules(root, recursive, extra)
-    _fill(cache, todo)
-    index = _assemble(root, todo, cache)
+    keys = filekeys.for_dir(cache_dir)
+    todo = _modules(root, recursive, extra, keys)
+    _fill(cache, todo, keys)
+    index = _assemble(root, todo, cache, keys)
     cache.flush()
+    keys.flush()
     return index
 
 
-def _assemble(root: str, todo: list, cache: SummaryCache) -> ProjectIndex:
+def _assemble(root: str, todo: list, cache: SummaryCache, keys) -> ProjectIndex:
     """The index of *root*'s modules *todo*, their summaries taken from *cache* (read here if missing)."""
     index = ProjectIndex(root)
-    for path, names, is_package, text in todo:
-        index.add(ModuleEntry(path, names, summary_of(text, names[0], is_package, cache), is_package))
+    for module in todo:
+        path, names, is_package, source, _data = module
+        summary = cache.get(_key(source, names[0], is_package)) if source is not None else _empty()
+        if summary is None:  # the file changed while the index was built: what it holds now
+            text, now = _text(path, source, keys)
+            summary = _summary(text, names[0], is_package, cache, now)
+        index.add(ModuleEntry(path, names, summary, is_package))
     return index
 
 
-def _module(path: str, root: str) -> tuple[str, list[str], bool, str | None] | None:
-    """``(path, names, is_package, text)`` of one module of the project at *root*, or None when it has no name."""
+def _source(path: str, keys) -> tuple[str | None, bytes | None]:
+    """What a module's summary is keyed by: ``b`` + the file's content key (``filekeys``), ``t`` + a hash of
+    its override text; None for a file that cannot be read or is over the size limit (an empty summary).
+    Second, the file's bytes when they had to be read for the key (None when the key was remembered)."""
+    override = OVERRIDES.get(os.path.abspath(path))
+    if override is not None:
+        return _text_source(override), None
+    try:
+        data, key = keys.lookup(path, _MAX_FILE_BYTES)
+    except OSError:
+        return None, None
+    return (None, None) if key is None else ("b" + key, data)
+
+
+def _text_source(text: str) -> str:
+    return "t" + blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def _text(path: str, source: str | None, keys, data: bytes | None = None) -> tuple[str | None, str | None]:
+    """``(text, source)`` of the module at *path* (the source of what was read; None: unreadable).
+
+    *data*: the bytes already read for *source* this run, decoded instead of reading the file again.
+    """
+    override = OVERRIDES.get(os.path.abspath(path))
+    if override is not None:
+        return override, _text_source(override)
+    if data is not None and source is not None and source.startswith("b"):
+        key = source[1:]
+    else:
+        try:
+            data, key = keys.read(path, _MAX_FILE_BYTES)
+        except OSError:
+            return None, None
+    if data is None:
+        return None, None
+    try:
+        from boundlint.source import decode_source
+
+        return decode_source(data), "b" + key
+    except Exception:
+        return None, "b" + key
+
+
+def _module(path: str, root: str, keys) -> tuple[str, list[str], bool, str | None, bytes | None] | None:
+    """``(path, names, is_package, source, bytes)`` of one module of the project at *root* (``_source``), or None
+    when it has no name."""
     names = module_names(path, root)
     if not names:
         return None
-    return path, names, os.path.basename(path) in ("__init__.py", "__init__.pyi"), _read_text(path)
+    return (path, names, os.path.basename(path) in ("__init__.py", "__init__.pyi"), *_source(path, keys))
 
 
-def _modules(root: str, recursive: bool, extra: tuple[str, ...]) -> list[tuple[str, list[str], bool, str | None]]:
-    """``(path, names, is_package, text)`` of every module of the project at *root*, plus *extra*."""
-    files = _project_files(root, recursive)
+def _modules(root: str, recursive: bool, extra: tuple[str, ...], keys) -> list[tuple]:
+    """``_module`` of every module of the project at *root*, plus *extra*."""
+    files = _list_project_files(root, recursive)  # listed afresh: a built index sees the tree as it is now
+    _FILES[(root, recursive)] = list(files)
     seen = {os.path.abspath(f) for f in files}
     files += [f for f in extra if os.path.abspath(f) not in seen]
-    return [found for found in map(lambda f: _module(f, root), files) if found is not None]
+    return [found for found in map(lambda f: _module(f, root, keys), files) if found is not None]
 
 
-def _fill(cache: SummaryCache, todo: list) -> None:
-    """Summarise every module of *todo* the cache lacks, in parallel when there are many."""
-    misses = list({_key(text, names[0], is_package): (text, names[0], is_package)
-                   for _, names, is_package, text in todo
-                   if text is not None and cache.get(_key(text, names[0], is_package)) is None}.values())
-    for (text, name, is_package), summary in zip(misses, _summarize_all(misses)):
-        cache.put(_key(text, name, is_package), summary)
+def _fill(cache: SummaryCache, todo: list, keys) -> None:
+    """Summarise every module of *todo* the cache lacks (reading only those), in parallel when there are many."""
+    wanted: dict[str, tuple[str, str, bool, str, bytes | None]] = {}
+    for path, names, is_package, source, data in todo:
+        if source is None:
+            continue
+        key = _key(source, names[0], is_package)
+        if key not in wanted and cache.get(key) is None:
+            wanted[key] = (path, names[0], is_package, source, data)
+    items, sources = [], []
+    for path, name, is_package, source, data in wanted.values():
+        text, now = _text(path, source, keys, data)
+        if text is not None and now is not None:
+            items.append((text, name, is_package))
+            sources.append(now)
+    for (_text_, name, is_package), source, summary in zip(items, sources, _summarize_all(items)):
+        cache.put(_key(source, name, is_package), summary)
 
 
 _PARALLEL_FROM = 64  # modules to read before a process pool pays for itself
@@ -212,8 +309,10 @@ def _summarize_all(misses: list[tuple[str, str, bool]]) -> list[dict]:
         return [summary_of(*item) for item in misses]
 
 
-def _key(text: str, name: str, is_package: bool) -> str:
-    return hashlib.blake2b(f"{name}\0{int(is_package)}\0{text}".encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+def _key(source: str, name: str, is_package: bool) -> str:
+    """The summary cache's key of a module *name* whose text is identified by *source* (``_source``)."""
+    return blake2b(f"{name}\0{int(is_package)}\0{source}".encode("utf-8", "surrogatepass"),
+                           digest_size=16).hexdigest()
 
 
 def index_for(path: str, cache_dir: str | None = None) -> ProjectIndex:
@@ -223,10 +322,10 @@ def index_for(path: str, cache_dir: str | None = None) -> ProjectIndex:
     if index is None:
         index = _PROJECTS[root] = build_index(root, recursive, cache_dir, extra=(path,))
     elif index.entry_for(path) is None:
-        found = _module(path, root)
-        if found is not None:
-            _, names, is_package, text = found
-            index.add(ModuleEntry(path, names, summary_of(text, names[0], is_package), is_package))
+        names = module_names(path, root)
+        if names:
+            is_package = os.path.basename(path) in ("__init__.py", "__init__.pyi")
+            index.add(ModuleEntry(path, names, summary_of(_read_text(path), names[0], is_package), is_package))
     return index
 
 
@@ -236,19 +335,23 @@ def prime(paths: list[str], cache_dir: str | None = None) -> None:
     The modules of all those projects are summarised in one batch, so the
     work is spread over every core however the files divide into projects.
     """
+    from boundlint import filekeys
+
     by_root: dict[str, list[str]] = {}
     recursive: dict[str, bool] = {}
     for path in paths:
         root, deep = find_root(path)
         by_root.setdefault(root, []).append(path)
         recursive[root] = deep
-    fresh = {root: _modules(root, recursive[root], tuple(members))
+    keys = filekeys.for_dir(cache_dir)
+    fresh = {root: _modules(root, recursive[root], tuple(members), keys)
              for root, members in by_root.items() if root not in _PROJECTS}
     cache = SummaryCache(cache_dir)
-    _fill(cache, [item for todo in fresh.values() for item in todo])
+    _fill(cache, [item for todo in fresh.values() for item in todo], keys)
     for root, todo in fresh.items():
-        _PROJECTS[root] = _assemble(root, todo, cache)
+        _PROJECTS[root] = _assemble(root, todo, cache, keys)
     cache.flush()
+    keys.flush()
     for root, members in by_root.items():
         if root not in fresh:
             for path in members:
@@ -274,7 +377,7 @@ def project_digest(path: str, known: dict[str, str] | None = None) -> str:
     root, recursive = find_root(path)
     found = _DIGESTS.get(root)
     if found is None:
-        h = hashlib.blake2b(digest_size=16)
+        h = blake2b(digest_size=16)
         for file in sorted(_project_files(root, recursive)):
             full = os.path.abspath(file)
             key = (known or {}).get(full)
@@ -290,14 +393,14 @@ _DIGESTS: dict[str, str] = {}
 
 def _bytes_key(path: str) -> str:
     """``cache.content_key`` of the file's bytes (of its override text, if any); ``-`` when unreadable."""
+    from boundlint import filekeys
     from boundlint.cache import content_key
-    from boundlint.engine.check import _read
 
     override = OVERRIDES.get(path)
     if override is not None:
         return content_key(override.encode("utf-8", "surrogatepass"))
     try:
-        return content_key(_read(path))
+        return filekeys.for_dir(CACHE_DIR).key(path)
     except OSError:
         return "-"
 
@@ -308,4 +411,5 @@ def reset() -> None:
 
     _PROJECTS.clear()
     _DIGESTS.clear()
+    _FILES.clear()
     _root_of.cache_clear()

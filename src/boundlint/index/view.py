@@ -8,18 +8,16 @@ so an edit in ``api.py`` re-judges ``schemas.py`` and nothing else.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 
+from boundlint.hashes import blake2b
 from boundlint.index.project import ModuleEntry, ProjectIndex
-from boundlint.index.queries import QUERIES
-from boundlint.index.reader import resolve_import_from
 
 
 def digest(answer: object) -> str:
     """A short stable digest of a JSON-ready answer."""
     text = json.dumps(answer, sort_keys=True, default=str)
-    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+    return blake2b(text.encode(), digest_size=8).hexdigest()
 
 
 class ProjectView:
@@ -42,6 +40,8 @@ class ProjectView:
         key = json.dumps([query, *args])
         if key in self._memo:
             return self._memo[key]
+        from boundlint.index.queries import QUERIES  # here: a run served from the cache imports no query
+
         try:
             answer = QUERIES[query](self.index, *args)
         except RecursionError:
@@ -59,6 +59,8 @@ class ProjectView:
             if not dots:
                 return qualname
             rest = qualname[dots:]
+            from boundlint.index.reader import resolve_import_from
+
             base = resolve_import_from(self.module, self.entry.is_package, dots, None)
             if base is None:
                 return None
@@ -75,6 +77,8 @@ PROJECT = "project"
 
 def still_valid(index: ProjectIndex | None, consulted: dict[str, str]) -> bool:
     """True when every recorded question gets the same answer from *index* now."""
+    from boundlint.index.queries import QUERIES
+
     for key, old in consulted.items():
         if key == PROJECT:
             continue

@@ -8,14 +8,15 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import IO, Mapping
+from collections.abc import Mapping
+from io import TextIOBase
 
 # C0 controls other than tab, and DEL: a file could carry an escape sequence in a string literal
 # that a message quotes; printed raw it would drive the terminal.
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 
 
-def use_colour(stream: IO[str], environ: Mapping[str, str] | None = None) -> bool:
+def use_colour(stream: TextIOBase, environ: Mapping[str, str] | None = None) -> bool:
     """Whether to colour what is written to *stream*.
 
     ``NO_COLOR`` (any non-empty value) turns colour off; otherwise ``FORCE_COLOR`` (any

@@ -6,7 +6,7 @@ so a run pays for nothing but the formatter it prints with.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from boundlint.finding import Finding
 

@@ -7,7 +7,7 @@ modules hold part of it: ``step (path:line) -> step (path:line)``.
 """
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from boundlint.finding import Finding
 from boundlint.report.color import PLAIN, Palette, printable
