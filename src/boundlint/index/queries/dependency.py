@@ -56,19 +56,41 @@ def _dependency(index: ProjectIndex, ref: str, depth: int, seen: frozenset, fail
 
 def _callable(index: ProjectIndex, ref: str) -> tuple | None:
     """``function``'s answer for *ref*, also for a method of a module-level instance
-    (``CLIENT.get`` where ``CLIENT = AsyncClient()``): the class's method."""
+    (``CLIENT.get`` where ``CLIENT = AsyncClient()``): the class's method, and for a method a
+    class inherits from a project base class (``Worker.send`` defined in its base ``Service``)."""
     found = index.function(ref)
     if found is not None:
         return found
-    kind = index.resolve(ref)
-    if kind is None or kind[0] != "instance" or kind[2].count(".") != 1:
+    head, _, method = ref.rpartition(".")
+    if not head:
         return None
-    head, method = kind[2].split(".")
-    made = kind[1].summary["instances"].get(head)
-    cls = index.resolve(made)
-    if cls is None or cls[0] != "class":
+    kind = index.resolve(head)
+    if kind is not None and kind[0] == "instance" and "." not in kind[2]:
+        kind = index.resolve(kind[1].summary["instances"].get(kind[2]))
+    if kind is None or kind[0] != "class":
         return None
-    return index.function(f"{index.canonical(cls[1])}.{cls[2]}.{method}")
+    return _inherited(index, kind[1], kind[2], method, 0)
+
+
+def _inherited(index: ProjectIndex, entry, name: str, method: str, depth: int) -> tuple | None:
+    """The method *method* of the class *name* of module *entry*, or of its project base classes."""
+    found = index.function(f"{index.canonical(entry)}.{name}.{method}")
+    if found is not None or depth > 4:
+        return found
+    for base in entry.summary["classes"].get(name, {}).get("bases", ()):
+        cls = index.resolve(base)
+        if cls is not None and cls[0] == "class":
+            found = _inherited(index, cls[1], cls[2], method, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def defined(index: ProjectIndex, ref: str) -> str | None:
+    """``"module.Class.method"``: where the project defines the function or method *ref* calls
+    (through a module instance or a base class too), else None: code out of the project's sight."""
+    found = _callable(index, ref)
+    return None if found is None else f"{index.canonical(found[0])}.{found[1]}"
 
 
 def pooled(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
