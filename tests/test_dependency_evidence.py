@@ -175,14 +175,15 @@ def test_the_index_reads_inherited_and_instance_methods(tmp_path):
     (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
     index = index_for(str(tmp_path / "event_relay" / "relay.py"))
     defined, dependency = QUERIES["defined"], QUERIES["dependency"]
-    assert defined(index, "event_relay.services.EventWorker.send") == "event_relay.services.EventWorker.send"
+    assert defined(index, "event_relay.services.EventWorker.send") == ["event_relay.services.EventWorker.send", True]
     # `super().send()` is the first base's method, read where it is defined
     assert dependency(index, "event_relay.services.EventWorker.send") == ""
-    assert defined(index, "event_relay.registry.REGISTRY.sync_entry") == "event_relay.registry.Registry.sync_entry"
+    assert defined(index, "event_relay.registry.REGISTRY.sync_entry") == ["event_relay.registry.Registry.sync_entry", True]
     assert dependency(index, "event_relay.registry.REGISTRY.sync_entry") is None  # read; `yaml` is out of sight
     assert dependency(index, "event_relay.services.Forwarder.send") == (
-        "`httpx.post()` in `Forwarder.send` (" + _rel(tmp_path / "event_relay" / "services.py") + ":30)")
+        "`httpx.post()` in `Forwarder.send` (" + _rel(tmp_path / "event_relay" / "services.py") + ":31)")
     assert defined(index, "event_relay.services.EventWorker.missing") is None
+    assert defined(index, "event_relay.services.Sink.write") is None  # an abstract placeholder shows nothing
     assert defined(index, "httpx.post") is None
 
 

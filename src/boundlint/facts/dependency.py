@@ -137,14 +137,16 @@ class _Reader:
             return answer
         if answer == "":
             return ""
-        return _READ if project.ask("defined", ref) else None
+        found = project.ask("defined", ref)
+        return None if not found else _READ if found[1] else _DEEP
 
     def answer(self, qualname: str | None, local: str | None) -> tuple[str, str] | None:
-        """``project``'s answer as a verdict: read code whose effect is unknown is ``(UNKNOWN, _READ)``."""
+        """``project``'s answer as a verdict: the project's code whose effect is unknown is
+        ``(UNKNOWN, _READ)``, or ``(UNKNOWN, _DEEP)`` when it was too deep to read whole."""
         found = self.project(qualname, local)
         if found is None:
             return None
-        return (UNKNOWN, _READ) if found == _READ else (YES, found) if found else (NO, "")
+        return (UNKNOWN, found) if found in (_READ, _DEEP) else (YES, found) if found else (NO, "")
 
     def read(self, func: cst.FunctionDef, depth: int) -> tuple[str, str]:
         """``body``'s verdict on a def in sight, marked as read when its effect is unknown."""
@@ -155,7 +157,7 @@ class _Reader:
         """The functions around the work being read, outermost first (the defs read last)."""
         return [n for n in self.chain if isinstance(n, cst.FunctionDef)] + self.scopes
 
-    def of_class(self, cls: cst.BaseExpression, method: str, depth: int) -> tuple[str, str] | None:
+    def of_class(self, cls: cst.BaseExpression, method: str, depth: int, text: str = "") -> tuple[str, str] | None:
         """The verdict for calling *method* on (an instance of) the class *cls*: this module's class's
         method read, a standard-library class's local, a dependency package's a dependency call,
         another module's through the project index (inherited methods too); None when out of sight."""
@@ -163,7 +165,7 @@ class _Reader:
         if name in self.ctx.index.classes:
             found = self.ctx.index.methods.get(name, {}).get(method)
             if isinstance(found, cst.FunctionDef):
-                return self.read(found, depth)
+                return None if receivers.abstract(found) else self.read(found, depth)
             return self.answer(None, f"{name}.{method}")
         if receivers.stdlib_class(cls, self.ctx):
             return NO, ""
@@ -171,7 +173,7 @@ class _Reader:
         if qual is None:
             return None
         if calls.classify(qual, None, None, self.ctx.settings, verbs=False) == calls.DEPENDENCY:
-            return YES, f"`{name}.{method}()`"
+            return YES, f"`{text or f'{name}.{method}'}()`"
         return self.answer(f"{qual}.{method}", None)
 
     def shown(self, receiver: str | None, method: str, depth: int) -> tuple[str, str] | None:
@@ -183,13 +185,13 @@ class _Reader:
         funcs = self.enclosing()
         if receiver in self.ctx.index.classes and receivers.shown(receiver, funcs, self.ctx, None) is None \
                 and not any(receivers.binds(f, receiver) for f in funcs):
-            return self.of_class(cst.Name(receiver), method, depth)
+            return self.of_class(cst.Name(receiver), method, depth, f"{receiver}.{method}")
         found = receivers.shown(receiver, funcs, self.ctx, self.owner)
         if found is None:
             return None
         if found[0] == receivers.STDLIB:
             return NO, ""
-        return self.of_class(found[1], method, depth)
+        return self.of_class(found[1], method, depth, f"{receiver}.{method}")
 
     def callee(self, func: cst.BaseExpression) -> tuple[cst.FunctionDef, int] | None:
         """The def in sight that a call of *func* runs, with how many leading parameters the call
@@ -242,7 +244,7 @@ class _Reader:
                 if kind == calls.DEPENDENCY:
                     return YES, f"`{text}()`"
             answer = self.answer(qual, None if qual else func.value)
-            if answer is not None:  # the project's own function: read, not guessed from its name
+            if answer is not None and answer[1] != _DEEP:  # the project's own function: read, not guessed
                 return answer
             if calls.classify(qual, None, None, self.ctx.settings, name=func.value) == calls.DEPENDENCY:
                 return YES, f"`{text}()`"
@@ -250,7 +252,7 @@ class _Reader:
         if isinstance(func, cst.Attribute):
             receiver = dotted(func.value)
             shown = self.shown(receiver, func.attr.value, depth) if qual is None else None
-            if shown is not None:  # what the code shows the receiver is beats what its name suggests
+            if shown is not None and shown[1] != _DEEP:  # what the code shows beats what a name suggests
                 return shown
             kind = calls.classify(qual, receiver, func.attr.value, self.ctx.settings, verbs=False)
             if kind == calls.DEPENDENCY:
@@ -264,7 +266,7 @@ class _Reader:
                 return NO, ""  # a stdlib call is local either way; a `get` that is awaited is no dict's
             if qual is not None:
                 answer = self.answer(qual, None)
-                if answer is not None:
+                if answer is not None and answer[1] != _DEEP:
                     return answer
             if calls.classify(qual, receiver, func.attr.value, self.ctx.settings) == calls.DEPENDENCY:
                 return YES, f"`{text or func.attr.value}()`"

@@ -28,6 +28,10 @@ from boundlint.analysis.names import dotted
 from boundlint.facts import calls
 
 CLASS, STDLIB = "class", "stdlib"
+# annotations that qualify a binding without naming its class (`x: Final = Path(p)`), or wrap it
+_QUALIFIERS = frozenset({"Final", "ClassVar", "Annotated", "Any", "object"})
+# modules whose classes are abstract: an annotation with one does not show the object's class
+_ABSTRACT = ("typing", "typing_extensions", "collections.abc", "abc", "numbers", "types")
 _WRAPPERS = frozenset({"list", "sorted", "tuple", "set", "reversed", "iter", "frozenset"})
 
 
@@ -41,8 +45,8 @@ def _class_expr(expr: cst.BaseExpression | None, ctx) -> cst.BaseExpression | No
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitOr):
         parts = [p for p in (expr.left, expr.right) if not (isinstance(p, cst.Name) and p.value == "None")]
         return _class_expr(parts[0], ctx) if len(parts) == 1 else None
-    if isinstance(expr, cst.Subscript) and (dotted(expr.value) or "").rsplit(".", 1)[-1] == "Optional" \
-            and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index):
+    if isinstance(expr, cst.Subscript) and (dotted(expr.value) or "").rsplit(".", 1)[-1] in (
+            "Optional", "Final", "ClassVar", "Annotated") and isinstance(expr.slice[0].slice, cst.Index):
         return _class_expr(expr.slice[0].slice.value, ctx)
     if isinstance(expr, (cst.Name, cst.Attribute)) and _is_class(expr, ctx):
         return expr
@@ -54,7 +58,15 @@ def _is_class(expr: cst.BaseExpression, ctx) -> bool:
     if text is None:
         return False
     last = text.rsplit(".", 1)[-1]
+    qual = ctx.qualname(expr) or ""
+    if last in _QUALIFIERS or any(qual == m or qual.startswith(m + ".") for m in _ABSTRACT):
+        return False
     return text in ctx.index.classes or (last[:1].isupper() and not last.isupper() and "_" not in last)
+
+
+def _qualifier(expr: cst.BaseExpression) -> bool:
+    """``Final`` (bare): a qualifier that leaves the class to the assigned value."""
+    return (dotted(expr) or "").rsplit(".", 1)[-1] in _QUALIFIERS
 
 
 def _annotation(node: cst.Annotation | None, ctx) -> cst.BaseExpression | None:
@@ -104,6 +116,8 @@ def _binds(func: cst.FunctionDef, name: str, ctx, funcs: list, depth: int) -> li
     for node in _walk(func.body):
         if isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name) and node.target.value == name:
             shown_class = _annotation(node.annotation, ctx)
+            if shown_class is None and _qualifier(node.annotation.annotation) and isinstance(node.value, cst.Call):
+                shown_class = _class_expr(node.value, ctx)  # `table: Final = Repo(client)`: the value shows it
             annotated.append((CLASS, shown_class) if shown_class is not None else None)
         elif isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == name
                                                    for t in node.targets):
@@ -204,6 +218,25 @@ def binds(func: cst.FunctionDef, name: str) -> bool:
                 and _binds_name(node, name):
             return True
     return False
+
+
+def abstract(func: cst.FunctionDef) -> bool:
+    """True when *func* is a placeholder a subclass fills in: ``@abstractmethod``, or a body of only
+    a docstring, ``pass``, ``...`` or ``raise NotImplementedError``; its body shows nothing."""
+    if any((dotted(d.decorator) or "").rsplit(".", 1)[-1] == "abstractmethod" for d in func.decorators):
+        return True
+    body = func.body.body if isinstance(func.body, cst.IndentedBlock) else func.body.body
+    for stmt in body:
+        smalls = stmt.body if isinstance(stmt, cst.SimpleStatementLine) else [stmt]
+        for small in smalls:
+            if isinstance(small, cst.Pass) or (isinstance(small, cst.Expr) and isinstance(
+                    small.value, (cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis))):
+                continue
+            if isinstance(small, cst.Raise) and "NotImplementedError" in (dotted(
+                    small.exc.func if isinstance(small.exc, cst.Call) else small.exc) or "" if small.exc else ""):
+                continue
+            return False
+    return True
 
 
 def calls_param(func: cst.FunctionDef, position: int) -> bool:

@@ -36,6 +36,8 @@ def _dependency(index: ProjectIndex, ref: str, depth: int, seen: frozenset, fail
                 return ""  # `log.exception(...)` on a module's logger: in-process work
         return None
     entry, name, facts = found
+    if facts.get("stub"):
+        return None  # a placeholder a subclass fills in: its body shows nothing
     dep, opaque = (facts.get("dep_out"), facts.get("opaque_out")) if failures else (facts.get("dep"), facts.get("opaque"))
     if dep:
         what, line = dep
@@ -86,11 +88,26 @@ def _inherited(index: ProjectIndex, entry, name: str, method: str, depth: int) -
     return None
 
 
-def defined(index: ProjectIndex, ref: str) -> str | None:
-    """``"module.Class.method"``: where the project defines the function or method *ref* calls
-    (through a module instance or a base class too), else None: code out of the project's sight."""
+def defined(index: ProjectIndex, ref: str) -> list | None:
+    """``["module.Class.method", whole]``: where the project defines the function or method *ref*
+    calls (through a module instance or a base class too), and whether ``dependency`` read all of it
+    (no call left unread for depth: what it left unknown is out of the project); None for code out of
+    the project's sight, or a placeholder (``stub``: abstract, ``pass``, ``...``)."""
     found = _callable(index, ref)
-    return None if found is None else f"{index.canonical(found[0])}.{found[1]}"
+    if found is None or found[2].get("stub"):
+        return None
+    return [f"{index.canonical(found[0])}.{found[1]}", _whole(index, ref, 0, frozenset())]
+
+
+def _whole(index: ProjectIndex, ref: str, depth: int, seen: frozenset) -> bool:
+    """False when ``dependency`` stops reading *ref* at its depth limit before an answer."""
+    found = _callable(index, ref)
+    if found is None or found[2].get("dep") or ref in seen:
+        return True
+    if depth >= _DEPTH:
+        return False
+    return all(_dependency(index, call["ref"], depth + 1, seen | {ref}, False) is not None
+               or _whole(index, call["ref"], depth + 1, seen | {ref}) for call in found[2]["calls"])
 
 
 def pooled(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
