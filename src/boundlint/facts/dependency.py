@@ -9,6 +9,11 @@ functions (this module's, or another module's through the project index);
 arithmetic, in-process bookkeeping); ``(UNKNOWN, "")`` otherwise.
 Work handed to a thread pool (``asyncio.to_thread(f)``,
 ``run_in_executor(None, partial(f, x))``) is judged by what it runs.
+A method is read where the code shows its class: called through the class
+(``Job._reset(row)``), or on an object whose class ``receivers.shown`` finds
+(``REGISTRY = Registry()``, ``path: Path``); the project's own code read
+whole and of unknown effect is no coroutine out of sight, so awaiting it
+is not taken for I/O, and its name is not guessed from.
 
 ``pooled(nodes, ctx, chain)`` answers whether each item's work runs on a
 thread pool of fixed size, in the fan-out or in the project coroutines it
