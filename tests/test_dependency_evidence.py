@@ -170,6 +170,35 @@ def test_a_catch_all_after_a_handler_that_reraises_the_dependency_errors_is_per_
     assert reasons[23] == ("medium", "per item: `session.execute()`")
 
 
+def test_a_reraised_error_status_leaves_the_connection_errors_to_the_catch_all():
+    reasons = _reasons("""
+        import logging
+        import aiohttp
+
+        log = logging.getLogger(__name__)
+
+        async def push(filters, session):
+            for item in filters:
+                try:
+                    await session.post(item.url)
+                except aiohttp.ClientResponseError:
+                    raise
+                except Exception:
+                    log.exception("cannot push %s", item)
+
+        async def push_all(filters, session):
+            for item in filters:
+                try:
+                    await session.post(item.url)
+                except aiohttp.ClientError:
+                    raise
+                except Exception:
+                    log.exception("cannot push %s", item)
+    """)
+    assert reasons[14] == ("medium", "per item: `session.post()`")
+    assert reasons[23] == ("low", "an earlier handler re-raises `aiohttp.ClientError`: the handler sees only per-item faults")
+
+
 def test_the_index_reads_inherited_and_instance_methods(tmp_path):
     shutil.copytree(FIXTURES / "projects" / "event_relay", tmp_path / "event_relay")
     (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")

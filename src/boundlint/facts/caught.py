@@ -60,8 +60,9 @@ def _local_try(handler: cst.ExceptHandler, ctx) -> bool:
 def reraised(handler: cst.ExceptHandler, ctx) -> str:
     """``"an earlier handler re-raises `DBAPIError`"`` when *handler* catches everything (a bare
     ``except``, ``except Exception``) and an earlier handler of its ``try`` (among ``ctx.ancestors``)
-    catches the dependency's errors (``caught``) and raises again: an outage never reaches *handler*,
-    which sees only the item's own faults; else ""."""
+    catches every failure of the dependency (the ``dependency-outage-errors`` table: a driver's base
+    error, ``ConnectionError``) and raises again: an outage never reaches *handler*, which sees only
+    the item's own faults; else ""."""
     from boundlint.facts.dependency import _broad
 
     if not _broad(handler):
@@ -75,6 +76,21 @@ def reraised(handler: cst.ExceptHandler, ctx) -> str:
         body = earlier.body.body if isinstance(earlier.body, cst.IndentedBlock) else ()
         last = body[-1] if body else None
         raises = isinstance(last, cst.SimpleStatementLine) and any(isinstance(s, cst.Raise) for s in last.body)
-        if raises and caught(earlier, ctx):
-            return f"an earlier handler re-raises {caught(earlier, ctx).removeprefix('catches ')}"
+        outage = _outage(earlier, ctx) if raises else ""
+        if outage:
+            return f"an earlier handler re-raises `{outage}`"
+    return ""
+
+
+def _outage(handler: cst.ExceptHandler, ctx) -> str:
+    """The exception *handler* catches that covers every failure of its dependency, an outage
+    included (the ``dependency-outage-errors`` table), as written; else ""."""
+    if handler.type is None:
+        return ""
+    entries = tables.table("dependency-outage-errors", ctx.settings)
+    for item in handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]:
+        expr = item.value if isinstance(item, cst.Element) else item
+        text = dotted(expr) or ""
+        if text in entries or (ctx.qualname(expr) or text) in entries:
+            return text
     return ""

@@ -57,6 +57,18 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
          "concurrent.futures.TimeoutError", "urllib.error.URLError", "urllib.error.HTTPError", "http.client.HTTPException",
          "subprocess.CalledProcessError", "subprocess.TimeoutExpired", "smtplib.SMTPException"),
         None),
+    "dependency-outage-errors": (
+        "Exceptions that cover every failure of their dependency, an outage included (a driver's or client's base "
+        "error, `ConnectionError`, `OSError`): an earlier handler that raises one again leaves a later catch-all "
+        "only the item's own faults (`aiohttp.ClientResponseError`, an error status, is not one).",
+        ("sqlalchemy.exc.SQLAlchemyError", "sqlalchemy.exc.DBAPIError", "sqlalchemy.exc.OperationalError",
+         "httpx.HTTPError", "httpx.TransportError", "requests.RequestException",
+         "requests.exceptions.RequestException", "aiohttp.ClientError", "redis.RedisError",
+         "redis.exceptions.RedisError", "psycopg.Error", "psycopg.OperationalError", "psycopg2.Error",
+         "psycopg2.OperationalError", "pymongo.errors.PyMongoError", "pymongo.errors.ConnectionFailure",
+         "grpc.RpcError", "botocore.exceptions.BotoCoreError", "kombu.exceptions.OperationalError",
+         "ConnectionError", "OSError", "IOError", "EnvironmentError", "socket.error"),
+        None),
     "local-io-errors": (
         "Entries of `dependency-errors` that local file work raises too: a handler that catches one shows a "
         "dependency only when its `try` is not shown to do local work alone (`os.remove(path)` raises `OSError`).",

@@ -97,10 +97,12 @@ class LogStormInLoop(Rule):
       dependency fail, and the helper's own log line is judged where it
       is.
     - a catch-all handler (`except Exception`) after a handler of the same
-      `try` that catches the dependency's errors (a `dependency-errors`
-      entry, or an exception of a `dependency-modules` package such as
-      `sqlalchemy.exc.DBAPIError`) and raises them again: an outage never
-      reaches the catch-all, which logs per bad item.
+      `try` that catches every failure of the dependency (the
+      `dependency-outage-errors` table: a driver's or client's base error
+      such as `sqlalchemy.exc.DBAPIError`, `httpx.HTTPError`,
+      `ConnectionError`) and raises it again: an outage never reaches the
+      catch-all, which logs per bad item.  An error status alone
+      (`aiohttp.ClientResponseError`) leaves the connection errors to it.
     - a `try` whose work is shown to reach no dependency: the project's own
       functions and methods are read, also a method called through its
       class (`Job._reset(row)`) or on an object whose class the code shows
