@@ -75,6 +75,10 @@ def _calls(node: cst.CSTNode, failures: bool = False) -> list[tuple[cst.Call, bo
         n = stack.pop()
         if isinstance(n, cst.Await) and isinstance(n.expression, cst.Call):
             awaited.add(id(n.expression))
+        if isinstance(n, cst.With) and n.asynchronous is not None:  # `async with lock():` awaits its entry
+            awaited.update(id(i.item) for i in n.items if isinstance(i.item, cst.Call))
+        if isinstance(n, cst.For) and n.asynchronous is not None and isinstance(n.iter, cst.Call):
+            awaited.add(id(n.iter))  # `async for x in stream():` awaits each step
         if isinstance(n, cst.Call):
             out.append((n, id(n) in awaited))
         if isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not node:
