@@ -35,16 +35,39 @@ LOCAL_METHODS = frozenset({
     "most_common", "elements", "isoformat", "hexdigest", "digest", "bit_length", "to_bytes", "from_bytes",
 })
 
-# Methods no client, driver or session has (unlike `get`, `keys`, `copy`, `count`, `index`): a container's.
+# Methods no client, driver or session has (unlike `get`, `keys`, `copy`, `count`, `index`): a container's
+# or an in-process queue's.
 _CONTAINER_ONLY = frozenset({
     "items", "values", "setdefault", "popitem", "splitlines", "strip", "lstrip", "rstrip", "startswith",
     "endswith", "lower", "upper", "format", "format_map", "join", "removeprefix", "removesuffix",
+    "put_nowait", "get_nowait", "qsize",  # an in-process queue's (`asyncio.Queue`, `queue.Queue`), no broker's
 })
 
 
-def _words(name: str) -> set[str]:
-    """``self._httpClient`` -> {"http", "client"}: snake_case and camelCase parts, lowercased."""
-    return set(_WORDS.findall(re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()))
+def _word_list(name: str) -> list[str]:
+    """``self._httpClient`` -> ["http", "client"]: the words of a name in order, lowercased."""
+    return _WORDS.findall(re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower())
+
+
+def receiver_reaches(receiver: str, settings: object = None) -> bool:
+    """True when the receiver's name says it is a dependency's handle (``self.http_client``, ``upstream``).
+
+    *receiver* is dotted text; only its last part names the object.  A product
+    word (the ``dependency-receivers`` table: ``redis``, ``s3``, ``db`` ...)
+    counts anywhere in that part; a role word (``dependency-receiver-roles``:
+    ``client``, ``session``, ``upstream``, ``queue`` ...) only as its head noun,
+    the last word: ``group.upstream_group_ids`` is a set of ids, not an upstream.
+    An UPPER_CASE name says what it is by its last word alone (``DB_CLIENT``,
+    not ``API_ROUTES``).
+    """
+    last = receiver.rsplit(".", 1)[-1]
+    words = _word_list(last)
+    if not words:
+        return False
+    if last.isupper():
+        words = words[-1:]
+    return bool(set(words) & tables.table("dependency-receivers", settings)) or \
+        words[-1] in tables.table("dependency-receiver-roles", settings)
 
 
 def _in_modules(qualname: str, modules: frozenset[str]) -> bool:
@@ -74,14 +97,8 @@ def classify(qualname: str | None, receiver: str | None, method: str | None, set
             return DEPENDENCY
         if method in _CONTAINER_ONLY:
             return LOCAL  # `client_kwargs.items()`: whatever the name says, only a container has these
-        if receiver is not None:
-            last = receiver.rsplit(".", 1)[-1]
-            # an UPPER_CASE name is a client only when it says so last (`DB_CLIENT`, not `API_ROUTES`)
-            words = _words(last)
-            if last.isupper():
-                words = {last.lower().rsplit("_", 1)[-1]}
-            if words & tables.table("dependency-receivers", settings):
-                return DEPENDENCY
+        if receiver is not None and receiver_reaches(receiver, settings):
+            return DEPENDENCY
         if method in LOCAL_METHODS:
             return LOCAL
     last = (qualname or name or method or "").rsplit(".", 1)[-1]

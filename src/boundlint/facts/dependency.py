@@ -9,6 +9,11 @@ functions (this module's, or another module's through the project index);
 arithmetic, in-process bookkeeping); ``(UNKNOWN, "")`` otherwise.
 Work handed to a thread pool (``asyncio.to_thread(f)``,
 ``run_in_executor(None, partial(f, x))``) is judged by what it runs.
+A method is read where the code shows its class: called through the class
+(``Job._reset(row)``), or on an object whose class ``receivers.shown`` finds
+(``REGISTRY = Registry()``, ``path: Path``); the project's own code read
+whole and of unknown effect is no coroutine out of sight, so awaiting it
+is not taken for I/O, and its name is not guessed from.
 
 ``pooled(nodes, ctx, chain)`` answers whether each item's work runs on a
 thread pool of fixed size, in the fan-out or in the project coroutines it
@@ -22,10 +27,14 @@ import libcst as cst
 
 from boundlint import tables
 from boundlint.analysis.names import dotted
-from boundlint.facts import calls
+from boundlint.facts import calls, receivers
 
 YES, NO, UNKNOWN = "yes", "no", "unknown"
 _DEPTH = 3
+# the *why* of an UNKNOWN verdict on code in sight: the project's own function was read, so an
+# awaited call of it is not a coroutine out of sight (which waits on I/O)
+_READ = "read"
+_DEEP = "deep"  # the *why* of an UNKNOWN verdict cut off by depth: out of sight after all
 
 
 def _broad(handler: cst.ExceptHandler) -> bool:
@@ -66,6 +75,10 @@ def _calls(node: cst.CSTNode, failures: bool = False) -> list[tuple[cst.Call, bo
         n = stack.pop()
         if isinstance(n, cst.Await) and isinstance(n.expression, cst.Call):
             awaited.add(id(n.expression))
+        if isinstance(n, cst.With) and n.asynchronous is not None:  # `async with lock():` awaits its entry
+            awaited.update(id(i.item) for i in n.items if isinstance(i.item, cst.Call))
+        if isinstance(n, cst.For) and n.asynchronous is not None and isinstance(n.iter, cst.Call):
+            awaited.add(id(n.iter))  # `async for x in stream():` awaits each step
         if isinstance(n, cst.Call):
             out.append((n, id(n) in awaited))
         if isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not node:
@@ -131,11 +144,82 @@ class _Reader:
         answer = project.ask("failing_dependency" if self.failures else "dependency", ref)
         if answer:
             return answer
-        return "" if answer == "" else None
+        if answer == "":
+            return ""
+        found = project.ask("defined", ref)
+        return None if not found else _READ if found[1] else _DEEP
+
+    def answer(self, qualname: str | None, local: str | None) -> tuple[str, str] | None:
+        """``project``'s answer as a verdict: the project's code whose effect is unknown is
+        ``(UNKNOWN, _READ)``, or ``(UNKNOWN, _DEEP)`` when it was too deep to read whole."""
+        found = self.project(qualname, local)
+        if found is None:
+            return None
+        return (UNKNOWN, found) if found in (_READ, _DEEP) else (YES, found) if found else (NO, "")
+
+    def read(self, func: cst.FunctionDef, depth: int) -> tuple[str, str]:
+        """``body``'s verdict on a def in sight, marked as read when its effect is unknown."""
+        verdict, why = self.body(func, depth + 1)
+        return (UNKNOWN, _READ) if verdict == UNKNOWN and why != _DEEP else (verdict, why)
+
+    def enclosing(self) -> list[cst.FunctionDef]:
+        """The functions around the work being read, outermost first (the defs read last)."""
+        return [n for n in self.chain if isinstance(n, cst.FunctionDef)] + self.scopes
+
+    def of_class(self, cls: cst.BaseExpression, method: str, depth: int, text: str = "") -> tuple[str, str] | None:
+        """The verdict for calling *method* on (an instance of) the class *cls*: this module's class's
+        method read, a standard-library class's local, a dependency package's a dependency call,
+        another module's through the project index (inherited methods too); None when out of sight."""
+        name = dotted(cls) or ""
+        if name in self.ctx.index.classes:
+            found = self.ctx.index.methods.get(name, {}).get(method)
+            if isinstance(found, cst.FunctionDef):
+                return None if receivers.abstract(found) else self.read(found, depth)
+            return self.answer(None, f"{name}.{method}")
+        if receivers.stdlib_class(cls, self.ctx):
+            return NO, ""
+        qual = self.ctx.qualname(cls)
+        if qual is None:
+            return None
+        if calls.classify(qual, None, None, self.ctx.settings, verbs=False) == calls.DEPENDENCY:
+            return YES, f"`{text or f'{name}.{method}'}()`"
+        return self.answer(f"{qual}.{method}", None)
+
+    def shown(self, receiver: str | None, method: str, depth: int) -> tuple[str, str] | None:
+        """The verdict for a method called on a receiver whose class the code shows (``receivers``):
+        a class called by name (``Job._reset(row)``), an annotated or constructed local, parameter or
+        module instance, an attribute of ``self`` built in its class; None when nothing shows it."""
+        if receiver is None or receiver in ("self", "cls"):
+            return None
+        funcs = self.enclosing()
+        if receiver in self.ctx.index.classes and receivers.shown(receiver, funcs, self.ctx, None) is None \
+                and not any(receivers.binds(f, receiver) for f in funcs):
+            return self.of_class(cst.Name(receiver), method, depth, f"{receiver}.{method}")
+        found = receivers.shown(receiver, funcs, self.ctx, self.owner)
+        if found is None:
+            return None
+        if found[0] == receivers.STDLIB:
+            return NO, ""
+        return self.of_class(found[1], method, depth, f"{receiver}.{method}")
+
+    def callee(self, func: cst.BaseExpression) -> tuple[cst.FunctionDef, int] | None:
+        """The def in sight that a call of *func* runs, with how many leading parameters the call
+        does not fill (``self``), else None."""
+        if isinstance(func, cst.Name):
+            found = self.local_def(func.value)
+            return (found, 0) if found is not None else None
+        if isinstance(func, cst.Attribute) and dotted(func.value) in ("self", "cls"):
+            found = self.method(func.attr.value)
+            return (found, 1) if found is not None else None
+        return None
 
     def handed(self, call: cst.Call, depth: int) -> tuple[str, str] | None:
-        """A callable passed as an argument (``to_thread(urlopen, u)``, ``partial(fetch, s)``): run it too."""
-        for arg in call.args:
+        """A callable passed as an argument (``to_thread(urlopen, u)``, ``partial(fetch, s)``): run it too,
+        unless the callee is a def in sight whose parameter for it is never called there."""
+        callee = self.callee(call.func)
+        for position, arg in enumerate(call.args):
+            if callee is not None and not receivers.calls_param(callee[0], position + callee[1]):
+                continue  # `self._decrypt(row.token)`: the def reads the value, it runs nothing
             if arg.keyword is None and isinstance(arg.value, (cst.Name, cst.Attribute)):
                 target = arg.value
                 if isinstance(target, cst.Name) and calls.builtin_name(target.value):
@@ -161,35 +245,38 @@ class _Reader:
                 return NO, ""
             found = self.local_def(func.value) if qual is None else None
             if found is not None:
-                return self.body(found, depth + 1)
+                return self.read(found, depth)
             if qual is not None:
                 kind = calls.classify(qual, None, None, self.ctx.settings, verbs=False)
                 if kind == calls.LOCAL:
                     return NO, ""
                 if kind == calls.DEPENDENCY:
                     return YES, f"`{text}()`"
-            answer = self.project(qual, None if qual else func.value)
-            if answer is not None:  # the project's own function: read, not guessed from its name
-                return (YES, answer) if answer else (NO, "")
+            answer = self.answer(qual, None if qual else func.value)
+            if answer is not None and answer[1] != _DEEP:  # the project's own function: read, not guessed
+                return answer
             if calls.classify(qual, None, None, self.ctx.settings, name=func.value) == calls.DEPENDENCY:
                 return YES, f"`{text}()`"
             return UNKNOWN, ""
         if isinstance(func, cst.Attribute):
             receiver = dotted(func.value)
+            shown = self.shown(receiver, func.attr.value, depth) if qual is None else None
+            if shown is not None and shown[1] != _DEEP:  # what the code shows beats what a name suggests
+                return shown
             kind = calls.classify(qual, receiver, func.attr.value, self.ctx.settings, verbs=False)
             if kind == calls.DEPENDENCY:
                 return YES, f"`{text or func.attr.value}()`"
             if receiver in ("self", "cls"):
                 found = self.method(func.attr.value)
                 if found is not None:
-                    return self.body(found, depth + 1)
+                    return self.read(found, depth)
             firm = qual is not None and calls.classify(qual, None, None, self.ctx.settings, verbs=False) == calls.LOCAL
             if kind == calls.LOCAL and (not awaited or firm):
                 return NO, ""  # a stdlib call is local either way; a `get` that is awaited is no dict's
             if qual is not None:
-                answer = self.project(qual, None)
-                if answer is not None:
-                    return (YES, answer) if answer else (NO, "")
+                answer = self.answer(qual, None)
+                if answer is not None and answer[1] != _DEEP:
+                    return answer
             if calls.classify(qual, receiver, func.attr.value, self.ctx.settings) == calls.DEPENDENCY:
                 return YES, f"`{text or func.attr.value}()`"
         return UNKNOWN, ""
@@ -280,7 +367,7 @@ class _Reader:
         if id(func) in self.memo:
             return self.memo[id(func)]
         if depth > _DEPTH:
-            return UNKNOWN, ""
+            return UNKNOWN, _DEEP
         self.memo[id(func)] = (UNKNOWN, "")
         self.scopes.append(func)
         verdict, why = self.nodes([func.body], depth)
@@ -289,7 +376,7 @@ class _Reader:
         return self.memo[id(func)]
 
     def nodes(self, nodes: Iterable[cst.CSTNode], depth: int) -> tuple[str, str]:
-        answer = NO
+        answer, deep = NO, False
         for node in nodes:
             if isinstance(node, (cst.Name, cst.Attribute)):  # a callable handed over to run per item
                 node = cst.Call(func=node)
@@ -297,31 +384,15 @@ class _Reader:
                 is_awaited = awaited or (self.spawned and depth == 0)
                 runs = self.pool_work(call) if _handoff(call, self.ctx) else None
                 verdict, why = self.runs(runs, depth) if runs is not None else self.call(call, depth, is_awaited)
-                if verdict == UNKNOWN and is_awaited and runs is None:
+                if verdict == UNKNOWN and is_awaited and runs is None and why != _READ:
                     # a coroutine out of sight, awaited here or spawned per item, waits on I/O
                     verdict, why = YES, f"awaits `{dotted(call.func) or 'a call'}()`"
                 if verdict == YES:
                     return YES, why
                 if verdict == UNKNOWN:
+                    deep = deep or why == _DEEP
                     answer = UNKNOWN
-        return answer, ""
-
-
-def caught(handler: cst.ExceptHandler | None, ctx) -> str:
-    """``"catches `httpx.HTTPError`"`` when *handler* catches an exception only a failing dependency
-    raises (the ``dependency-errors`` table, or an exception of a ``dependency-modules`` package); else ""."""
-    if handler is None or handler.type is None:
-        return ""
-    types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
-    for item in types:
-        expr = item.value if isinstance(item, cst.Element) else item
-        text = dotted(expr) or ""
-        qual = ctx.qualname(expr) or text
-        if qual in tables.table("dependency-errors", ctx.settings) or text in tables.table("dependency-errors", ctx.settings):
-            return f"catches `{text}`"
-        if "." in qual and calls.classify(qual, None, None, ctx.settings, verbs=False) == calls.DEPENDENCY:
-            return f"catches `{text}`"
-    return ""
+        return answer, (_DEEP if deep and answer == UNKNOWN else "")
 
 
 def pooled(nodes: Iterable[cst.CSTNode], ctx, chain: list[cst.CSTNode] | None = None) -> str:
@@ -357,4 +428,11 @@ def reaches(nodes: Iterable[cst.CSTNode], chain: list[cst.CSTNode], ctx, failure
     reach the handler.  With *spawned* (coroutines or tasks started per item),
     a call out of sight in *nodes* themselves counts as awaited.
     """
-    return _Reader(chain, ctx, failures, spawned).nodes(nodes, 0)
+    verdict, why = _Reader(chain, ctx, failures, spawned).nodes(nodes, 0)
+    return verdict, why if verdict == YES else ""
+
+
+# what a handler catches is judged with ``reaches`` (it imports this module): kept in its own module
+from boundlint.facts.caught import caught, reraised  # noqa: E402
+
+__all__ = ["YES", "NO", "UNKNOWN", "reaches", "pooled", "caught", "reraised"]

@@ -19,7 +19,7 @@ from boundlint.facts.calls import STDLIB
 from boundlint.index.returns import returned
 from boundlint.index.checks import _rejected_keys, _terminates, measured_key, param_reads, reads_raw_body
 from boundlint.index.shapes import (
-    built_here, test_module,
+    built_here, own_method, test_module,
     _failover, _is_const, _is_const_batch, _paced, _shares_pool, _short_sleep, _short_text, dotted,
     absorbed_calls, handed_calls, pool_facts, record_dependency, record_pool,
 )
@@ -170,9 +170,7 @@ class FunctionReader:
     def _callee(self, call: ast.Call) -> str | None:
         """The project ref *call* calls (``self.method`` of the class included), None for the stdlib or unknown."""
         func = call.func
-        made = self.ref(func)
-        if made is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls") and self.owner:
-            made = f"{self.module}.{self.owner}.{func.attr}"
+        made = self.ref(func) or own_method(func, self.module, self.owner, self.bases)
         return None if made is None or made.split(".", 1)[0] in STDLIB else made
 
     def _route(self) -> None:
@@ -413,9 +411,7 @@ class FunctionReader:
         func = call.func
         name = dotted(func) or ""
         short = name.rsplit(".", 1)[-1]
-        made = self.ref(func)
-        if made is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls") and self.owner:
-            made = f"{self.module}.{self.owner}.{func.attr}"
+        made = self.ref(func) or own_method(func, self.module, self.owner, self.bases)
         if (made in tables.table("sleeps") or short in ("sleep", "backoff", "_backoff", "wait_backoff")) and not _short_sleep(call):
             self.out["pauses"] = True
         if isinstance(func, ast.Attribute) and func.attr in tables.table("serialisers") and isinstance(func.value, ast.Call):

@@ -32,6 +32,19 @@ def _is_const(expr: ast.AST | None) -> bool:
     return False
 
 
+def own_method(func: ast.AST, module: str, owner: str | None, bases: tuple[str, ...]) -> str | None:
+    """The ref of a method a class calls on itself: ``self.m`` / ``cls.m`` -> ``module.Owner.m``,
+    ``super().m`` -> ``Base.m`` of its first base (``queries.dependency`` follows inheritance from
+    there); None for any other call, or outside a class."""
+    if owner is None or not isinstance(func, ast.Attribute):
+        return None
+    if isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
+        return f"{module}.{owner}.{func.attr}"
+    if isinstance(func.value, ast.Call) and dotted(func.value.func) == "super" and bases:
+        return f"{bases[0]}.{func.attr}"
+    return None
+
+
 def record_dependency(out: dict, call: ast.Call, made: str | None, name: str, awaited: bool = False,
                       absorbed: bool = False) -> None:
     """Record in a function's facts *out* the first dependency call (``dep``: ``[text, line]``) and

@@ -47,6 +47,21 @@ def empty() -> dict:
             "lines": {}, "request_refs": [], "hooks": [], "passed": [], "aliases": {}}
 
 
+def _stub(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A method a subclass fills in: ``@abstractmethod``, or only a docstring, ``pass``, ``...`` or
+    ``raise NotImplementedError``."""
+    if any((dotted(d) or "").rsplit(".", 1)[-1] == "abstractmethod" for d in func.decorator_list):
+        return True
+    for stmt in func.body:
+        if isinstance(stmt, ast.Pass) or (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)):
+            continue
+        if isinstance(stmt, ast.Raise) and stmt.exc is not None and "NotImplementedError" in (
+                dotted(stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc) or ""):
+            continue
+        return False
+    return True
+
+
 def summarize(text: str, module: str, is_package: bool) -> dict:
     """The summary of one module's source *text* (module name *module*, a package's ``__init__`` or not)."""
     tree = ast.parse(text)
@@ -123,6 +138,8 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                     facts = FunctionReader(inner, ref, module, stmt.name, local, instances, tuple(bases)).facts()
                     facts["role"] = hooks.role(inner, bases)
                     _once_facts(facts, inner, bases, ref, module, stmt.name, local, instances)
+                    if _stub(inner):
+                        facts["stub"] = True
                     out["functions"][f"{stmt.name}.{inner.name}"] = facts
                     request_refs |= _request_refs(inner, facts, ref)
     out["request_refs"] = sorted(request_refs)

@@ -18,11 +18,17 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
          "os.system", "os.popen", "shutil.copyfileobj"),
         None),
     "dependency-receivers": (
-        "Words in a receiver's name that make a method call on it a dependency call (`self.http_client.get`).",
-        ("api", "boto", "bucket", "channel", "client", "consumer", "poller", "subscriber", "conn", "connection", "cursor", "db", "database",
-         "dynamo", "engine", "es", "http", "kafka", "memcache", "mongo", "producer", "publisher", "queue", "redis",
-         "remote", "repo", "repository", "s3", "session", "sftp", "smtp", "socket", "sock", "sqs", "sns",
-         "storage", "stub", "transport", "upstream", "ws", "websocket"),
+        "Product words in a receiver's name that make a method call on it a dependency call wherever they stand "
+        "(`self.redis_pool.get`, `s3_bucket.put`); role words count only last (`dependency-receiver-roles`).",
+        ("boto", "db", "dynamo", "es", "http", "kafka", "memcache", "mongo", "redis", "s3", "sftp", "smtp", "sqs",
+         "sns", "ws", "websocket"),
+        None),
+    "dependency-receiver-roles": (
+        "Role words that make a method call a dependency call only as the receiver's head noun, its last word "
+        "(`self.http_client.get`, `upstream.send`; not `group.upstream_group_ids.update`, a set of ids).",
+        ("api", "bucket", "channel", "client", "consumer", "poller", "subscriber", "conn", "connection", "cursor",
+         "database", "engine", "producer", "publisher", "queue", "remote", "repo", "repository", "session",
+         "storage", "stub", "transport", "upstream", "socket", "sock"),
         None),
     "dependency-methods": (
         "Method names that reach a dependency whatever the receiver (`await obj.fetchrow(...)`).",
@@ -50,6 +56,23 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
          "socket.herror", "OSError", "IOError", "EnvironmentError", "BufferError", "ssl.SSLError",
          "concurrent.futures.TimeoutError", "urllib.error.URLError", "urllib.error.HTTPError", "http.client.HTTPException",
          "subprocess.CalledProcessError", "subprocess.TimeoutExpired", "smtplib.SMTPException"),
+        None),
+    "dependency-outage-errors": (
+        "Exceptions that cover every failure of their dependency, an outage included (a driver's or client's base "
+        "error, `ConnectionError`, `OSError`): an earlier handler that raises one again leaves a later catch-all "
+        "only the item's own faults (`aiohttp.ClientResponseError`, an error status, is not one).",
+        ("sqlalchemy.exc.SQLAlchemyError", "sqlalchemy.exc.DBAPIError", "sqlalchemy.exc.OperationalError",
+         "httpx.HTTPError", "httpx.TransportError", "requests.RequestException",
+         "requests.exceptions.RequestException", "aiohttp.ClientError", "redis.RedisError",
+         "redis.exceptions.RedisError", "psycopg.Error", "psycopg.OperationalError", "psycopg2.Error",
+         "psycopg2.OperationalError", "pymongo.errors.PyMongoError", "pymongo.errors.ConnectionFailure",
+         "grpc.RpcError", "botocore.exceptions.BotoCoreError", "kombu.exceptions.OperationalError",
+         "ConnectionError", "OSError", "IOError", "EnvironmentError", "socket.error"),
+        None),
+    "local-io-errors": (
+        "Entries of `dependency-errors` that local file work raises too: a handler that catches one shows a "
+        "dependency only when its `try` is not shown to do local work alone (`os.remove(path)` raises `OSError`).",
+        ("OSError", "IOError", "EnvironmentError"),
         None),
     "per-item-errors": (
         "Exceptions of local work on one item, or a verdict on it, never a dependency's failure: a handler that "

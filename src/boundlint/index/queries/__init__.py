@@ -22,7 +22,7 @@ from boundlint.index.queries.callers import (
     passed, per_item_callers, size_checked, sized_by_callers, spawn_sources, spawned_dependency,
 )
 from boundlint.index.queries.config import calls_of, configured, constructed, returns, signal
-from boundlint.index.queries.dependency import dependency, failing_dependency, instance_of, pooled
+from boundlint.index.queries.dependency import defined, dependency, failing_dependency, instance_of, pooled
 from boundlint.index.queries.limits import batches, client_factory, len_checked, limiter, pauses
 from boundlint.index.queries.requests import class_uses, input_field_reads, input_len_checks, is_enum, taken_as_input
 
@@ -34,6 +34,6 @@ QUERIES: dict[str, Callable] = {
     "spawned_dependency": spawned_dependency, "failing_dependency": failing_dependency, "pooled": pooled,
     "size_checked": size_checked, "input_len_checks": input_len_checks, "input_field_reads": input_field_reads,
     "is_enum": is_enum, "taken_as_input": taken_as_input, "returns": returns, "constructed": constructed,
-    "passed": passed, "signal": signal, "calls_of": calls_of,
+    "passed": passed, "signal": signal, "calls_of": calls_of, "defined": defined,
     "once_callers": once_callers,
 }

@@ -36,6 +36,8 @@ def _dependency(index: ProjectIndex, ref: str, depth: int, seen: frozenset, fail
                 return ""  # `log.exception(...)` on a module's logger: in-process work
         return None
     entry, name, facts = found
+    if facts.get("stub"):
+        return None  # a placeholder a subclass fills in: its body shows nothing
     dep, opaque = (facts.get("dep_out"), facts.get("opaque_out")) if failures else (facts.get("dep"), facts.get("opaque"))
     if dep:
         what, line = dep
@@ -56,19 +58,56 @@ def _dependency(index: ProjectIndex, ref: str, depth: int, seen: frozenset, fail
 
 def _callable(index: ProjectIndex, ref: str) -> tuple | None:
     """``function``'s answer for *ref*, also for a method of a module-level instance
-    (``CLIENT.get`` where ``CLIENT = AsyncClient()``): the class's method."""
+    (``CLIENT.get`` where ``CLIENT = AsyncClient()``): the class's method, and for a method a
+    class inherits from a project base class (``Worker.send`` defined in its base ``Service``)."""
     found = index.function(ref)
     if found is not None:
         return found
-    kind = index.resolve(ref)
-    if kind is None or kind[0] != "instance" or kind[2].count(".") != 1:
+    head, _, method = ref.rpartition(".")
+    if not head:
         return None
-    head, method = kind[2].split(".")
-    made = kind[1].summary["instances"].get(head)
-    cls = index.resolve(made)
-    if cls is None or cls[0] != "class":
+    kind = index.resolve(head)
+    if kind is not None and kind[0] == "instance" and "." not in kind[2]:
+        kind = index.resolve(kind[1].summary["instances"].get(kind[2]))
+    if kind is None or kind[0] != "class":
         return None
-    return index.function(f"{index.canonical(cls[1])}.{cls[2]}.{method}")
+    return _inherited(index, kind[1], kind[2], method, 0)
+
+
+def _inherited(index: ProjectIndex, entry, name: str, method: str, depth: int) -> tuple | None:
+    """The method *method* of the class *name* of module *entry*, or of its project base classes."""
+    found = index.function(f"{index.canonical(entry)}.{name}.{method}")
+    if found is not None or depth > 4:
+        return found
+    for base in entry.summary["classes"].get(name, {}).get("bases", ()):
+        cls = index.resolve(base)
+        if cls is not None and cls[0] == "class":
+            found = _inherited(index, cls[1], cls[2], method, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def defined(index: ProjectIndex, ref: str) -> list | None:
+    """``["module.Class.method", whole]``: where the project defines the function or method *ref*
+    calls (through a module instance or a base class too), and whether ``dependency`` read all of it
+    (no call left unread for depth: what it left unknown is out of the project); None for code out of
+    the project's sight, or a placeholder (``stub``: abstract, ``pass``, ``...``)."""
+    found = _callable(index, ref)
+    if found is None or found[2].get("stub"):
+        return None
+    return [f"{index.canonical(found[0])}.{found[1]}", _whole(index, ref, 0, frozenset())]
+
+
+def _whole(index: ProjectIndex, ref: str, depth: int, seen: frozenset) -> bool:
+    """False when ``dependency`` stops reading *ref* at its depth limit before an answer."""
+    found = _callable(index, ref)
+    if found is None or found[2].get("dep") or ref in seen:
+        return True
+    if depth >= _DEPTH:
+        return False
+    return all(_dependency(index, call["ref"], depth + 1, seen | {ref}, False) is not None
+               or _whole(index, call["ref"], depth + 1, seen | {ref}) for call in found[2]["calls"])
 
 
 def pooled(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:

@@ -106,6 +106,28 @@ class LogStormInLoop(Rule):
       `tuple` / `sorted` / `reversed` / `filter` of it, a helper's return,
       a parameter every caller fills with one, the results of a `gather`
       over one, a list filled in a loop over one.
+    - a catch-all handler (`except Exception`) after a handler of the same
+      `try` that catches every failure of the dependency (the
+      `dependency-outage-errors` table: a driver's or client's base error
+      such as `sqlalchemy.exc.DBAPIError`, `httpx.HTTPError`,
+      `ConnectionError`) and raises it again: an outage never reaches the
+      catch-all, which logs per bad item.  An error status alone
+      (`aiohttp.ClientResponseError`) leaves the connection errors to it.
+    - a `try` whose work is shown to reach no dependency: the project's own
+      functions and methods are read, also a method called through its
+      class (`Job._reset(row)`) or on an object whose class the code shows
+      (a module instance `REGISTRY = Registry()`, a local or parameter
+      annotated with a class or built by one, `path: Path`,
+      `p = Path(x)`), in this module or another; a standard-library
+      object's method is local work.  A handler that catches `OSError` /
+      `IOError` / `EnvironmentError` (the `local-io-errors` table) shows a
+      dependency only when the `try` is not shown to work on local files
+      alone (`os.remove(path)` raises it too); socket and connection
+      errors always do.  A receiver's name says it is a client only by a
+      product word anywhere in it (`redis`, `s3`, `db`, `http`: the
+      `dependency-receivers` table) or a role word as its last word
+      (`self.http_client`, `upstream`: `dependency-receiver-roles`), so
+      `group.upstream_ids.update(...)` is a set's update.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
     code, name = "BND301", "log-storm-in-loop"
     prefilter = _LOOP_LOG_PREFILTER

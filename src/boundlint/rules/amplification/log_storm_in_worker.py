@@ -68,6 +68,11 @@ class LogStormInWorker(Rule):
     fan-out over a collection that configuration, the installation or the
     code fixes, or one derived from such a collection (as in BND301).
 
+    Also at `low` severity: a worker's `try` shown to reach no dependency,
+    read as in BND301 (the project's functions, methods called through
+    their class or on an object whose class the code shows, role words of
+    a receiver's name only as its last word).
+
     A log call in a loop inside the worker is BND301's finding, not this one.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
     code, name = "BND302", "log-storm-in-worker"

@@ -20,6 +20,13 @@ class UnboundedGather(Rule):
     input decides: a starred comprehension, generator, `map()`, or a list built
     in a loop.
 
+    Found at `low` severity: coroutines whose work is shown to reach no
+    dependency.  Each coroutine is read: the project's own functions, and
+    methods called through their class (`Job._reset(row)`) or on an object
+    whose class the code shows (`REGISTRY = Registry()`, `path: Path`).
+    A coroutine out of sight that is awaited counts as waiting on I/O; one
+    of the project's, read and of unknown effect, does not.
+
     ## Why is this bad?
     `gather` starts every coroutine at once.  A request with 20,000 items opens
     20,000 concurrent calls to the dependency behind them: the connection pool
