@@ -110,6 +110,24 @@ def classify(qualname: str | None, receiver: str | None, method: str | None, set
     return UNKNOWN
 
 
+def classify_call(qualname: str | None, receiver: str | None, method: str | None, settings: object = None,
+                  name: str | None = None, verbs: bool = True) -> str:
+    """``classify`` for a call of *qualname* itself: building a class of a dependency package that is
+    no client constructor (``value_class``) is UNKNOWN, not a dependency call."""
+    if qualname is not None and value_class(qualname, settings) and \
+            _in_modules(qualname, tables.table("dependency-modules", settings)):
+        return UNKNOWN
+    return classify(qualname, receiver, method, settings, name=name, verbs=verbs)
+
+
+def value_class(qualname: str, settings: object = None) -> bool:
+    """``httpx.Timeout``, ``aiohttp.ClientTimeout``, ``redis.exceptions.ConnectionError``: a class of a
+    dependency package that is no client constructor.  Building one (a timeout, a connector's
+    settings, an exception) does no I/O, so it shows no dependency call."""
+    last = qualname.rsplit(".", 1)[-1]
+    return last.lstrip("_")[:1].isupper() and qualname not in tables.table("client-constructors", settings)
+
+
 def builtin_name(name: str) -> bool:
     """A call of the builtin *name* (``len``, ``int``, ``isinstance``): local work."""
     return name in _BUILTINS

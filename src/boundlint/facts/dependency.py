@@ -247,7 +247,7 @@ class _Reader:
             if found is not None:
                 return self.read(found, depth)
             if qual is not None:
-                kind = calls.classify(qual, None, None, self.ctx.settings, verbs=False)
+                kind = calls.classify_call(qual, None, None, self.ctx.settings, verbs=False)
                 if kind == calls.LOCAL:
                     return NO, ""
                 if kind == calls.DEPENDENCY:
@@ -255,7 +255,7 @@ class _Reader:
             answer = self.answer(qual, None if qual else func.value)
             if answer is not None and answer[1] != _DEEP:  # the project's own function: read, not guessed
                 return answer
-            if calls.classify(qual, None, None, self.ctx.settings, name=func.value) == calls.DEPENDENCY:
+            if calls.classify_call(qual, None, None, self.ctx.settings, name=func.value) == calls.DEPENDENCY:
                 return YES, f"`{text}()`"
             return UNKNOWN, ""
         if isinstance(func, cst.Attribute):
@@ -263,7 +263,7 @@ class _Reader:
             shown = self.shown(receiver, func.attr.value, depth) if qual is None else None
             if shown is not None and shown[1] != _DEEP:  # what the code shows beats what a name suggests
                 return shown
-            kind = calls.classify(qual, receiver, func.attr.value, self.ctx.settings, verbs=False)
+            kind = calls.classify_call(qual, receiver, func.attr.value, self.ctx.settings, verbs=False)
             if kind == calls.DEPENDENCY:
                 return YES, f"`{text or func.attr.value}()`"
             if receiver in ("self", "cls"):
@@ -277,7 +277,7 @@ class _Reader:
                 answer = self.answer(qual, None)
                 if answer is not None and answer[1] != _DEEP:
                     return answer
-            if calls.classify(qual, receiver, func.attr.value, self.ctx.settings) == calls.DEPENDENCY:
+            if calls.classify_call(qual, receiver, func.attr.value, self.ctx.settings) == calls.DEPENDENCY:
                 return YES, f"`{text or func.attr.value}()`"
         return UNKNOWN, ""
 

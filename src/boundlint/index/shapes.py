@@ -59,7 +59,7 @@ def record_dependency(out: dict, call: ast.Call, made: str | None, name: str, aw
     func = call.func
     receiver = dotted(func.value) if isinstance(func, ast.Attribute) else None
     method = func.attr if isinstance(func, ast.Attribute) else None
-    kind = calls.classify(made, receiver, method, verbs=False)
+    kind = calls.classify_call(made, receiver, method, verbs=False)
     if kind == calls.UNKNOWN and made is None and calls.classify(None, receiver, method, name=name) == calls.DEPENDENCY:
         kind = calls.DEPENDENCY  # out of sight, named for what it does (`fetch_user()`)
     if kind == calls.UNKNOWN and made is None and awaited:
@@ -157,7 +157,7 @@ def record_pool(out: dict, call: ast.Call, made: str | None, name: str, awaited:
         return
     func = call.func
     receiver = dotted(func.value) if isinstance(func, ast.Attribute) else None
-    kind = calls.classify(made, receiver, func.attr if isinstance(func, ast.Attribute) else None, verbs=False)
+    kind = calls.classify_call(made, receiver, func.attr if isinstance(func, ast.Attribute) else None, verbs=False)
     project = made is not None and made.split(".", 1)[0] not in calls.STDLIB
     if kind == calls.DEPENDENCY or (awaited and not project and kind != calls.LOCAL):
         out["pool_other"] = True

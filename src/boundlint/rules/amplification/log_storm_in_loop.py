@@ -127,7 +127,9 @@ class LogStormInLoop(Rule):
       product word anywhere in it (`redis`, `s3`, `db`, `http`: the
       `dependency-receivers` table) or a role word as its last word
       (`self.http_client`, `upstream`: `dependency-receiver-roles`), so
-      `group.upstream_ids.update(...)` is a set's update.
+      `group.upstream_ids.update(...)` is a set's update.  Building a
+      class of a client package that is no client constructor (a timeout
+      such as `httpx.Timeout(...)`, an error) does no I/O.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
     code, name = "BND301", "log-storm-in-loop"
     prefilter = _LOOP_LOG_PREFILTER
