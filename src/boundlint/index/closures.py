@@ -33,9 +33,25 @@ def _own_nodes(stmts: list[ast.stmt]) -> Iterator[ast.AST]:
                 stack.append(child)
 
 
+def _own_statements(stmts: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every statement under *stmts* (and the handlers and match cases that hold them), not entering
+    nested functions or classes: what ``_own_nodes`` yields that a statement search can match, without
+    walking expressions (the index reads every function, so this is on the cold path)."""
+    stack: list[ast.AST] = list(reversed(stmts))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (*_FUNCS, ast.ClassDef)):
+            continue
+        for field in ("cases", "handlers", "finalbody", "orelse", "body"):
+            inner = getattr(node, field, None)
+            if isinstance(inner, list):
+                stack.extend(reversed(inner))
+
+
 def _sets(stmts: list[ast.stmt], flag: str, truth: bool) -> bool:
     """True when *stmts* assign a constant of that *truth* to the name or attribute *flag*."""
-    for node in _own_nodes(stmts):
+    for node in _own_statements(stmts):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and bool(node.value.value) is truth:
             if any(dotted(t) == flag for t in node.targets):
                 return True
@@ -67,7 +83,7 @@ def once_spans(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[list]:
             flag = dotted(stmt.test)
             if flag and _sets_true(body[i + 1:], flag) and not resets(flag):
                 spans.append([body[i + 1].lineno, body[-1].end_lineno, flag])
-    for node in _own_nodes(body):
+    for node in _own_statements(body):
         if isinstance(node, ast.If) and isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not):
             flag = dotted(node.test.operand)
             if flag and _sets_true(node.body, flag) and not resets(flag):
@@ -127,6 +143,8 @@ def closure_calls(func: ast.FunctionDef | ast.AsyncFunctionDef, read: Callable[[
     argument provenance (its parameters are not *func*'s).  A nested function with a role of its own
     (*role*: a route, a task) runs on its own schedule and is left out."""
     nested = {name: f for name, f in _nested(func.body).items() if role(f) in (None, "once")}
+    if not nested:
+        return []
     todo = list(_run_names(func.body, hook_names) & nested.keys())
     run: list[str] = []
     while todo:
