@@ -9,22 +9,14 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.analysis.names import dotted
-
-
-def _own_nodes(root: cst.CSTNode):
-    """Every node under *root*, not entering nested functions, classes or lambdas."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(c for c in node.children if not isinstance(c, (cst.FunctionDef, cst.ClassDef, cst.Lambda)))
+from boundlint.facts.walk import own_nodes
 
 
 def _sets(roots: list[cst.CSTNode], flag: str, truth: bool) -> bool:
     """True when *roots* assign a constant of that *truth* to the name or attribute *flag*
     (``self._started = True`` / ``self._busy = False``)."""
     for root in roots:
-        for node in _own_nodes(root):
+        for node in own_nodes(root):
             if isinstance(node, cst.Assign) and any(dotted(t.target) == flag for t in node.targets):
                 value = node.value
                 if isinstance(value, cst.Name) and value.value in ("True", "False", "None"):

@@ -25,7 +25,8 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.analysis.names import dotted
-from boundlint.facts import calls
+from boundlint.facts import bindings, calls
+from boundlint.facts.walk import own_nodes
 
 CLASS, STDLIB = "class", "stdlib"
 # annotations that qualify a binding without naming its class (`x: Final = Path(p)`), or wrap it
@@ -74,22 +75,9 @@ def _annotation(node: cst.Annotation | None, ctx) -> cst.BaseExpression | None:
 
 
 def _param(func: cst.FunctionDef, name: str) -> cst.Param | None:
-    params = func.params
-    for p in (*params.posonly_params, *params.params, *params.kwonly_params):
-        if p.name.value == name:
-            return p
-    return None
-
-
-def _walk(node: cst.CSTNode):
-    """Every node under *node*, nested defs, classes and lambdas skipped."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and n is not node:
-            continue
-        stack.extend(reversed(n.children))
+    """The named parameter of *func*, not ``*args`` (whose annotation types its items, not itself)."""
+    found = bindings.param(func, name)
+    return None if found is func.params.star_arg else found
 
 
 def _agree(found: list) -> object:
@@ -113,7 +101,7 @@ def _binds(func: cst.FunctionDef, name: str, ctx, funcs: list, depth: int) -> li
         return [(CLASS, shown_class) if shown_class is not None else None]
     annotated: list = []
     assigned: list = []
-    for node in _walk(func.body):
+    for node in own_nodes(func.body):
         if isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name) and node.target.value == name:
             shown_class = _annotation(node.annotation, ctx)
             if shown_class is None and _qualifier(node.annotation.annotation) and isinstance(node.value, cst.Call):
@@ -162,7 +150,7 @@ def _items(iterable: cst.BaseExpression, ctx, funcs: list, depth: int):
 def _items_of_name(name: str, ctx, funcs: list, depth: int):
     """The items of a list held by *name*: its one assignment in the nearest function binding it."""
     for func in reversed(funcs):
-        values = [n.value for n in _walk(func.body) if isinstance(n, (cst.Assign, cst.AnnAssign)) and n.value is not None
+        values = [n.value for n in own_nodes(func.body) if isinstance(n, (cst.Assign, cst.AnnAssign)) and n.value is not None
                   and any(isinstance(t, cst.Name) and t.value == name
                           for t in ([x.target for x in n.targets] if isinstance(n, cst.Assign) else [n.target]))]
         if values:
@@ -210,7 +198,7 @@ def binds(func: cst.FunctionDef, name: str) -> bool:
     the module's class of that name."""
     if _param(func, name) is not None:
         return True
-    for node in _walk(func.body):
+    for node in own_nodes(func.body):
         if isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == name
                                                 for t in node.targets):
             return True
@@ -247,7 +235,7 @@ def calls_param(func: cst.FunctionDef, position: int) -> bool:
     if position >= len(params):
         return True
     name = params[position].name.value
-    for node in _walk(func.body):
+    for node in own_nodes(func.body):
         if isinstance(node, cst.Call):
             if isinstance(node.func, cst.Name) and node.func.value == name:
                 return True

@@ -1,0 +1,20 @@
+"""One walk of a function's own code, shared by the facts that read it."""
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+
+_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+
+
+def own_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """Every node under *node* (itself included), in source order.  A nested ``def``, class or
+    lambda is yielded but not entered: its body runs when it is called, not here."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, _SCOPES) and n is not node:
+            continue
+        stack.extend(reversed(n.children))
