@@ -115,36 +115,33 @@ def test_two_runs_at_once_neither_crash_nor_corrupt(tmp_path):
     assert not [p for p in (tmp_path / "c").rglob("*.tmp")]
 
 
-def test_a_warm_run_never_imports_libcst(tmp_path):
-    """Nothing changed: the cache and the index summaries answer, so the parser is never loaded."""
+def _cold_then_warm(tmp_path, *flags):
+    """Check a one-module project twice with ``-X importtime`` and one cache: ``(cold, warm, imported)``,
+    *imported* giving the set of modules a run loaded."""
     project = tmp_path / "svc"
     (project / "app").mkdir(parents=True)
     (project / "pyproject.toml").write_text("")
     (project / "app" / "__init__.py").write_text("")
     (project / "app" / "api.py").write_text(
         "import asyncio\n\nasync def fan(client, ids):\n    return await asyncio.gather(*(client.get(i) for i in ids))\n")
-    cmd = [sys.executable, "-X", "importtime", "-m", "boundlint", "check", "--exit-zero", "-q", str(project)]
+    cmd = [sys.executable, "-X", "importtime", "-m", "boundlint", "check", "--exit-zero", *flags, str(project)]
     env = {**os.environ, "BOUNDLINT_CACHE_DIR": str(tmp_path / "cache")}
     cold = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, env=env)
     warm = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, env=env)
     imported = lambda run: {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if "|" in line}
+    return cold, warm, imported
+
+
+def test_a_warm_run_never_imports_libcst(tmp_path):
+    """Nothing changed: the cache and the index summaries answer, so the parser is never loaded."""
+    cold, warm, imported = _cold_then_warm(tmp_path, "-q")
     assert "libcst" in imported(cold)
     assert "libcst" not in imported(warm)
 
 
 def test_a_warm_run_imports_no_part_of_the_checker(tmp_path):
     """Served from the cache: no worker pool, rule, index reader, query or table module is loaded."""
-    project = tmp_path / "svc"
-    (project / "app").mkdir(parents=True)
-    (project / "pyproject.toml").write_text("")
-    (project / "app" / "__init__.py").write_text("")
-    (project / "app" / "api.py").write_text(
-        "import asyncio\n\nasync def fan(client, ids):\n    return await asyncio.gather(*(client.get(i) for i in ids))\n")
-    cmd = [sys.executable, "-X", "importtime", "-m", "boundlint", "check", "--exit-zero", str(project)]
-    env = {**os.environ, "BOUNDLINT_CACHE_DIR": str(tmp_path / "cache")}
-    cold = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, env=env)
-    warm = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, env=env)
-    imported = lambda run: {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if "|" in line}
+    cold, warm, imported = _cold_then_warm(tmp_path)
     heavy = {"boundlint.engine.pool", "boundlint.engine.check", "boundlint.rules.base", "boundlint.index.summary",
              "boundlint.index.reader", "boundlint.index.queries", "boundlint.tables", "boundlint.facts"}
     assert heavy <= imported(cold)
