@@ -275,13 +275,18 @@ def local_fault(handler: cst.ExceptHandler, ctx=None) -> bool:
 def per_item_severity(handler: cst.ExceptHandler | None, ctx) -> tuple[str, str] | None:
     """``("low", why)`` when *handler* catches only per-item errors (``local_fault``), or catches
     everything after an earlier handler of its ``try`` re-raised the dependency's errors
-    (``dependency.reraised``): it never sees a dependency's failure, so its log line repeats per
+    (``dependency.reraised``), or catches only HTTP error responses its work raises as 4xx verdicts
+    (``verdict_raises.verdict_catch``): it never sees a dependency's failure, so its log line repeats per
     bad item, not per item in an outage; else None."""
     if handler is None:
         return None
     if not local_fault(handler, ctx):
         from boundlint.facts.dependency import reraised
+        from boundlint.facts.verdict_raises import verdict_catch
 
+        verdict = verdict_catch(handler, ctx) if ctx is not None else ""
+        if verdict:
+            return "low", f"the handler {verdict}: it logs per refused item, not per outage"
         why = reraised(handler, ctx) if ctx is not None else ""
         return ("low", f"{why}: the handler sees only per-item faults") if why else None
     return "low", "the handler catches only per-item faults, not a dependency's failure"

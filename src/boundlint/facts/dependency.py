@@ -28,6 +28,7 @@ import libcst as cst
 from boundlint import tables
 from boundlint.analysis.names import dotted
 from boundlint.facts import calls, receivers
+from boundlint.facts.spawned import spawned_elsewhere
 
 YES, NO, UNKNOWN = "yes", "no", "unknown"
 _DEPTH = 3
@@ -67,9 +68,11 @@ def _walk(node: cst.CSTNode):
 def _calls(node: cst.CSTNode, failures: bool = False) -> list[tuple[cst.Call, bool]]:
     """The calls under *node* with whether each is awaited, in one walk (nested defs skipped); with
     *failures*, only those whose failure can propagate out of *node*: the body of an inner ``try``
-    that catches everything and does not raise (``_absorbs``) is skipped."""
+    that catches everything and does not raise (``_absorbs``) is skipped, and so is a coroutine
+    handed to a task of its own that *node* never waits on (``spawned_elsewhere``)."""
     out: list[tuple[cst.Call, bool]] = []
     awaited: set[int] = set()
+    elsewhere = spawned_elsewhere(node) if failures else set()
     stack = [node]
     while stack:
         n = stack.pop()
@@ -79,7 +82,7 @@ def _calls(node: cst.CSTNode, failures: bool = False) -> list[tuple[cst.Call, bo
             awaited.update(id(i.item) for i in n.items if isinstance(i.item, cst.Call))
         if isinstance(n, cst.For) and n.asynchronous is not None and isinstance(n.iter, cst.Call):
             awaited.add(id(n.iter))  # `async for x in stream():` awaits each step
-        if isinstance(n, cst.Call):
+        if isinstance(n, cst.Call) and id(n) not in elsewhere:
             out.append((n, id(n) in awaited))
         if isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not node:
             continue  # a nested def runs when called, not here

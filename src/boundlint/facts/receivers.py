@@ -26,6 +26,7 @@ import libcst as cst
 
 from boundlint.analysis.names import dotted
 from boundlint.facts import bindings, calls
+from boundlint.facts.attr_origin import stdlib_made
 from boundlint.facts.walk import own_nodes
 
 CLASS, STDLIB = "class", "stdlib"
@@ -92,9 +93,10 @@ def _agree(found: list) -> object:
     return first
 
 
-def _binds(func: cst.FunctionDef, name: str, ctx, funcs: list, depth: int) -> list | None:
+def _binds(func: cst.FunctionDef, name: str, ctx, funcs: list, depth: int, owner: str | None = None) -> list | None:
     """What each binding of *name* in *func* shows (None for one that shows nothing), or None when
-    *func* does not bind *name* at all."""
+    *func* does not bind *name* at all.  A local that copies an attribute of ``self``
+    (``jobs = self._jobs``) shows what the attribute shows in the class *owner*."""
     param = _param(func, name)
     if param is not None:
         shown_class = _annotation(param.annotation, ctx)
@@ -110,6 +112,10 @@ def _binds(func: cst.FunctionDef, name: str, ctx, funcs: list, depth: int) -> li
         elif isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == name
                                                    for t in node.targets):
             if isinstance(node.value, cst.Name) and node.value.value == "None":
+                continue
+            alias = dotted(node.value) if isinstance(node.value, cst.Attribute) else None
+            if alias is not None and alias.startswith("self.") and alias.count(".") == 1 and owner is not None:
+                assigned.append(shown(alias, funcs, ctx, owner, depth + 1))
                 continue
             shown_class = _class_expr(node.value, ctx) if isinstance(node.value, cst.Call) else None
             assigned.append((CLASS, shown_class) if shown_class is not None else None)
@@ -180,12 +186,13 @@ def shown(receiver: str, funcs: list[cst.FunctionDef], ctx, owner: str | None, d
     parts = receiver.split(".")
     if len(parts) == 2 and parts[0] in ("self", "cls") and owner is not None:
         values = ctx.index.class_attrs.get(owner, {}).get(parts[1], [])
-        return _agree([(CLASS, c) if (c := _class_expr(v, ctx) if isinstance(v, cst.Call) else None) is not None
+        return _agree([(STDLIB, made) if (made := stdlib_made(v, owner, ctx)) else (CLASS, c)
+                       if (c := _class_expr(v, ctx) if isinstance(v, cst.Call) else None) is not None
                        else None for v in values if not (isinstance(v, cst.Name) and v.value == "None")])
     if len(parts) != 1:
         return None
     for func in reversed(funcs):
-        found = _binds(func, receiver, ctx, funcs, depth)
+        found = _binds(func, receiver, ctx, funcs, depth, owner)
         if found is not None:
             return _agree(found)
     values = [v for v in ctx.index.constants.get(receiver, ()) if not (isinstance(v, cst.Name) and v.value == "None")]

@@ -82,6 +82,13 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
          "struct.error", "UnpicklingError", "InvalidMessage", "MessageDecodeError", "PermissionError",
          "PermissionDenied", "*NotFound", "*DoesNotExist", "*Forbidden", "*Denied", "*Blocked"),
         None),
+    "http-error-responses": (
+        "Exceptions a web framework turns into an HTTP error response: a handler that catches only these, around "
+        "work that raises them only as 4xx verdicts outside any `except` (`HTTPException(status_code=403)`), "
+        "logs per refused item, not per outage (a dependency's failure raises its own errors).",
+        ("fastapi.HTTPException", "fastapi.exceptions.HTTPException", "starlette.exceptions.HTTPException",
+         "werkzeug.exceptions.HTTPException"),
+        None),
     "limit-keywords": (
         "Keywords that cap how many items a call returns (`claim_due(limit=10)`, SQS "
         "`receive_message(MaxNumberOfMessages=10)`): given a constant, the result holds at most that many.",
