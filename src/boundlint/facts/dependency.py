@@ -27,7 +27,7 @@ import libcst as cst
 
 from boundlint import tables
 from boundlint.analysis.names import dotted
-from boundlint.facts import calls, receivers
+from boundlint.facts import calls, given_args, receivers
 from boundlint.facts.spawned import spawned_elsewhere
 
 YES, NO, UNKNOWN = "yes", "no", "unknown"
@@ -65,17 +65,21 @@ def _walk(node: cst.CSTNode):
         stack.extend(reversed(n.children))
 
 
-def _calls(node: cst.CSTNode, failures: bool = False) -> list[tuple[cst.Call, bool]]:
+def _calls(node: cst.CSTNode, failures: bool = False, skip: frozenset[int] | set[int] = frozenset()
+           ) -> list[tuple[cst.Call, bool]]:
     """The calls under *node* with whether each is awaited, in one walk (nested defs skipped); with
     *failures*, only those whose failure can propagate out of *node*: the body of an inner ``try``
     that catches everything and does not raise (``_absorbs``) is skipped, and so is a coroutine
-    handed to a task of its own that *node* never waits on (``spawned_elsewhere``)."""
+    handed to a task of its own that *node* never waits on (``spawned_elsewhere``).  The nodes whose
+    ids are in *skip* (branches the call's arguments rule out, ``given_args``) are not read."""
     out: list[tuple[cst.Call, bool]] = []
     awaited: set[int] = set()
     elsewhere = spawned_elsewhere(node) if failures else set()
     stack = [node]
     while stack:
         n = stack.pop()
+        if id(n) in skip:
+            continue
         if isinstance(n, cst.Await) and isinstance(n.expression, cst.Call):
             awaited.add(id(n.expression))
         if isinstance(n, cst.With) and n.asynchronous is not None:  # `async with lock():` awaits its entry
@@ -120,7 +124,8 @@ class _Reader:
         self.spawned = spawned
         self.chain = chain
         self.owner = next((n.name.value for n in reversed(chain) if isinstance(n, cst.ClassDef)), None)
-        self.memo: dict[int, tuple[str, str]] = {}  # id(def) -> verdict; UNKNOWN while being read (recursion)
+        # (id(def), parameters given not None) -> verdict; UNKNOWN while being read (recursion)
+        self.memo: dict[tuple[int, frozenset[str]], tuple[str, str]] = {}
         self.scopes: list[cst.FunctionDef] = []  # the defs being read, innermost last
 
     def local_def(self, name: str) -> cst.FunctionDef | None:
@@ -160,9 +165,10 @@ class _Reader:
             return None
         return (UNKNOWN, found) if found in (_READ, _DEEP) else (YES, found) if found else (NO, "")
 
-    def read(self, func: cst.FunctionDef, depth: int) -> tuple[str, str]:
-        """``body``'s verdict on a def in sight, marked as read when its effect is unknown."""
-        verdict, why = self.body(func, depth + 1)
+    def read(self, func: cst.FunctionDef, depth: int, call: cst.Call | None = None, offset: int = 0) -> tuple[str, str]:
+        """``body``'s verdict on a def in sight, marked as read when its effect is unknown; with the
+        *call* that runs it, without the branches its arguments rule out (``given_args``)."""
+        verdict, why = self.body(func, depth + 1, given_args.given(call, func, offset) if call is not None else frozenset())
         return (UNKNOWN, _READ) if verdict == UNKNOWN and why != _DEEP else (verdict, why)
 
     def enclosing(self) -> list[cst.FunctionDef]:
@@ -248,7 +254,7 @@ class _Reader:
                 return NO, ""
             found = self.local_def(func.value) if qual is None else None
             if found is not None:
-                return self.read(found, depth)
+                return self.read(found, depth, call)
             if qual is not None:
                 kind = calls.classify_call(qual, None, None, self.ctx.settings, verbs=False)
                 if kind == calls.LOCAL:
@@ -272,7 +278,7 @@ class _Reader:
             if receiver in ("self", "cls"):
                 found = self.method(func.attr.value)
                 if found is not None:
-                    return self.read(found, depth)
+                    return self.read(found, depth, call, 1)
             firm = qual is not None and calls.classify(qual, None, None, self.ctx.settings, verbs=False) == calls.LOCAL
             if kind == calls.LOCAL and (not awaited or firm):
                 return NO, ""  # a stdlib call is local either way; a `get` that is awaited is no dict's
@@ -366,24 +372,25 @@ class _Reader:
                 return ""
         return found
 
-    def body(self, func: cst.FunctionDef, depth: int) -> tuple[str, str]:
-        if id(func) in self.memo:
-            return self.memo[id(func)]
+    def body(self, func: cst.FunctionDef, depth: int, given: frozenset[str] = frozenset()) -> tuple[str, str]:
+        key = (id(func), given)
+        if key in self.memo:
+            return self.memo[key]
         if depth > _DEPTH:
             return UNKNOWN, _DEEP
-        self.memo[id(func)] = (UNKNOWN, "")
+        self.memo[key] = (UNKNOWN, "")
         self.scopes.append(func)
-        verdict, why = self.nodes([func.body], depth)
+        verdict, why = self.nodes([func.body], depth, given_args.not_taken(func.body, given))
         self.scopes.pop()
-        self.memo[id(func)] = verdict, (f"{why} in `{func.name.value}()`" if verdict == YES and " in `" not in why else why)
-        return self.memo[id(func)]
+        self.memo[key] = verdict, (f"{why} in `{func.name.value}()`" if verdict == YES and " in `" not in why else why)
+        return self.memo[key]
 
-    def nodes(self, nodes: Iterable[cst.CSTNode], depth: int) -> tuple[str, str]:
+    def nodes(self, nodes: Iterable[cst.CSTNode], depth: int, skip: set[int] = frozenset()) -> tuple[str, str]:
         answer, deep = NO, False
         for node in nodes:
             if isinstance(node, (cst.Name, cst.Attribute)):  # a callable handed over to run per item
                 node = cst.Call(func=node)
-            for call, awaited in _calls(node, self.failures):
+            for call, awaited in _calls(node, self.failures, skip):
                 is_awaited = awaited or (self.spawned and depth == 0)
                 runs = self.pool_work(call) if _handoff(call, self.ctx) else None
                 verdict, why = self.runs(runs, depth) if runs is not None else self.call(call, depth, is_awaited)

@@ -18,6 +18,8 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from boundlint.index.launchers import launcher_names
+
 _MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 _MAX_HOPS = 12
 
@@ -96,6 +98,7 @@ def module_names(path: str, root: str) -> list[str]:
                 names.append(name)
     if short and short not in names:
         names.append(short)
+    names += [n for n in launcher_names(full, root) if n not in names]  # below a `manage.py`'s folder
     names = [n for n in names if n]
     if names and "." not in names[0] and stem != "__init__" and not _is_package(os.path.dirname(full)):
         # a bare stem (`x`, in folders no package chain names) names other modules alike: the name

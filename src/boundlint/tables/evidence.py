@@ -89,6 +89,11 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
         ("fastapi.HTTPException", "fastapi.exceptions.HTTPException", "starlette.exceptions.HTTPException",
          "werkzeug.exceptions.HTTPException"),
         None),
+    "launcher-scripts": (
+        "Scripts run by their path whose folder Python puts first on `sys.path`: the modules below that folder "
+        "import each other by the name below it (`core.utils` next to a Django `manage.py`).",
+        ("manage.py",),
+        None),
     "limit-keywords": (
         "Keywords that cap how many items a call returns (`claim_due(limit=10)`, SQS "
         "`receive_message(MaxNumberOfMessages=10)`): given a constant, the result holds at most that many.",
