@@ -45,6 +45,16 @@ def test_a_folder_without_init_inside_a_package_is_part_of_its_name(tmp_path):
     assert module_names(str(tmp_path / "app/models/skills.py"), str(tmp_path)) == ["app.models.skills", "skills"]
 
 
+def test_a_launcher_script_inside_a_package_makes_its_folder_an_import_root(tmp_path):
+    # site/manage.py runs with site/ first on sys.path: site/core/io.py is `core.io` there
+    write(tmp_path, {"site/__init__.py": "", "site/manage.py": "", "site/core/__init__.py": "", "site/core/io.py": "",
+                     "other/__init__.py": "", "other/core/__init__.py": "", "other/core/io.py": ""})
+    assert module_names(str(tmp_path / "site/core/io.py"), str(tmp_path)) == ["site.core.io", "core.io"]
+    assert module_names(str(tmp_path / "site/core/__init__.py"), str(tmp_path)) == ["site.core", "core"]
+    # no launcher beside it: only the package chain names it
+    assert module_names(str(tmp_path / "other/core/io.py"), str(tmp_path)) == ["other.core.io"]
+
+
 def test_link_follows_reexports_relative_imports_and_survives_cycles(tmp_path):
     write(tmp_path, {
         "pyproject.toml": "",

@@ -53,6 +53,27 @@ def poll(url):
             breathe()
 """
 
+REFUSED_ITEMS = """\
+import logging
+
+from fastapi import HTTPException
+
+log = logging.getLogger(__name__)
+
+
+async def check(item, db):
+    if not await db.fetchval("select allowed from items where id = $1", item):
+        raise HTTPException(status_code=403)
+
+
+async def keep_allowed(items, db):
+    for item in items:
+        try:
+            await check(item, db)
+        except HTTPException:
+            log.warning("refused %s", item)
+"""
+
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
     status = main(list(args))
@@ -106,6 +127,13 @@ def test_extending_sleeps_paces_a_retry_loop(capsys, project):
     assert (10, "BND303") in codes(capsys, project / "r.py")
     (project / "pyproject.toml").write_text('[tool.boundlint.tables]\nextend-sleeps = ["pacing.breathe"]\n', encoding="utf-8")
     assert (10, "BND303") not in codes(capsys, project / "r.py")
+
+
+def test_emptying_http_error_responses_reports_a_verdict_catch_again(capsys, project):
+    (project / "v.py").write_text(REFUSED_ITEMS, encoding="utf-8")
+    assert codes(capsys, project / "v.py") == []  # the 403 its own check raises: low, hidden
+    (project / "pyproject.toml").write_text('[tool.boundlint.tables]\nhttp-error-responses = []\n', encoding="utf-8")
+    assert codes(capsys, project / "v.py") == [(18, "BND301")]
 
 
 def test_tables_show_where_each_entry_came_from(capsys, project):

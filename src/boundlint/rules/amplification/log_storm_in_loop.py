@@ -129,7 +129,26 @@ class LogStormInLoop(Rule):
       (`self.http_client`, `upstream`: `dependency-receiver-roles`), so
       `group.upstream_ids.update(...)` is a set's update.  Building a
       class of a client package that is no client constructor (a timeout
-      such as `httpx.Timeout(...)`, an error) does no I/O.
+      such as `httpx.Timeout(...)`, an error) does no I/O.  A coroutine
+      handed to a task of its own (`asyncio.create_task(self.run(job))`)
+      fails in that task, not here, unless the same work waits on a task
+      (`await task`, `gather`, `wait`).  A local that copies an attribute
+      of `self` (`jobs = self._jobs`) is what the attribute is, and one
+      built by a standard-library object (`ctx.Queue()` after
+      `ctx = multiprocessing.get_context()`) is in-process.  A call that
+      hands a helper a value shown not to be `None` (a literal,
+      `grants.get(key, [])`) skips the helper's branch for `None`
+      (`x if x is not None else load(key)`).  The project index knows a
+      module by its name below the folder of a launcher script (the
+      `launcher-scripts` table: Django's `manage.py`), as that script
+      imports it.
+    - a handler that catches only HTTP error responses (the
+      `http-error-responses` table: `fastapi.HTTPException` ...) that the
+      `try`'s work in sight raises itself, each with a 4xx status and
+      outside any `except` (`raise HTTPException(status_code=403)` from an
+      access check): it logs per refused item; a failing database or
+      client raises its own errors, which pass it by.  One such raise
+      inside an `except` (a failure turned into a response) keeps it.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
     code, name = "BND301", "log-storm-in-loop"
     prefilter = _LOOP_LOG_PREFILTER

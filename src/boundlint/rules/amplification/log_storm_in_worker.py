@@ -71,7 +71,10 @@ class LogStormInWorker(Rule):
     Also at `low` severity: a worker's `try` shown to reach no dependency,
     read as in BND301 (the project's functions, methods called through
     their class or on an object whose class the code shows, role words of
-    a receiver's name only as its last word).
+    a receiver's name only as its last word, a coroutine handed to a task
+    of its own, an argument shown not to be `None`), and a handler that
+    catches only the 4xx HTTP error responses its work raises (as in
+    BND301).
 
     A log call in a loop inside the worker is BND301's finding, not this one.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
