@@ -101,6 +101,17 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
          "setUp", "setUpClass", "upgrade", "downgrade", "migrate", "create_app", "init_app", "ready",
          "handle", "configure", "bootstrap", "install", "_main", "run_migrations_online", "run_migrations_offline"),
         None),
+    "once-messages": (
+        "Message types a protocol delivers once per process (the ASGI lifespan start-up and shutdown): the "
+        "branch of a message loop taken only for one of them runs once.",
+        ("lifespan.startup", "lifespan.shutdown"),
+        None),
+    "reconnect-calls": (
+        "Methods that (re)connect and, while the connection fails, retry with an increasing interval "
+        "(kombu's `Connection.ensure_connection`): a loop that makes one before its work each round is paced "
+        "when the dependency is down.",
+        ("ensure_connection",),
+        None),
     "entry-points": (
         "Once-functions and once-decorators that start a whole program (entry points, CLI commands): they run "
         "once, but may hold a server's or worker's loops, so a function called from one is not shown to run once.",
