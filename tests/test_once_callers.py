@@ -310,3 +310,57 @@ def test_a_memoized_loader_is_once_even_when_requests_call_it(tmp_path, monkeypa
                         "@app.get('/catalog')\ndef read():\n    return catalog()\n")}
     index = _project(tmp_path, **extra)
     assert queries.once_callers(index, "app.work.lonely") == ["`catalog()` (app/loader.py:8)"]
+
+
+MIGRATE = '''\
+from concurrent.futures import ThreadPoolExecutor
+
+from . import work
+
+ENABLE_DB_MIGRATIONS = True
+
+
+class Client:
+    def __init__(self, names):
+        if ENABLE_DB_MIGRATIONS:
+            with ThreadPoolExecutor(4) as pool:
+                list(pool.map(work.backfill, names))
+        else:
+            work.skip()
+        work.after()
+
+    def search(self, names):
+        with ThreadPoolExecutor(4) as pool:
+            return [pool.submit(work.lookup, n) for n in names]
+'''
+
+MIGRATE_WORK = '''\
+def backfill(name):
+    pass
+
+
+def skip():
+    pass
+
+
+def after():
+    pass
+
+
+def lookup(name):
+    pass
+'''
+
+
+def test_a_migrations_flag_makes_its_branch_once_and_a_pool_runs_what_it_is_handed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    index = _project(tmp_path, **{"store.py": MIGRATE, "work.py": MIGRATE_WORK})
+    facts = index.modules["app.store"].summary["functions"]
+    assert facts["Client.__init__"]["once_spans"] == [[11, 12, "ENABLE_DB_MIGRATIONS", "migrations"]]
+    # pool.map(work.backfill, names) under the flag: a call per item, in a migration step
+    assert queries.once_callers(index, "app.work.backfill") == [
+        "`Client.__init__()` (app/store.py:12) under the migrations flag `ENABLE_DB_MIGRATIONS`"]
+    assert queries.once_callers(index, "app.work.skip") is None  # the `else`: no migration
+    assert queries.once_callers(index, "app.work.after") is None  # after the block: every construction
+    assert queries.once_callers(index, "app.work.lookup") is None  # handed to a pool per search
+    assert "app.work.backfill" not in index.modules["app.store"].summary["passed"]

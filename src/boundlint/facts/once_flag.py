@@ -74,3 +74,16 @@ def once_flag(chain: list[cst.CSTNode]) -> str | None:
                 if flag and _sets_true(stmts[j + 1:], flag) and not _sets([node.body], flag, False):
                     return flag
     return None
+
+
+def migration_branch(chain: list[cst.CSTNode]) -> str | None:
+    """The migrations flag (``ENABLE_DB_MIGRATIONS``, ``index.migrations``) of an enclosing ``if FLAG:``
+    whose body holds the code at the end of *chain*, else None: a migration step runs once per deployment."""
+    from boundlint.index.migrations import migration_flag
+
+    for at, node in enumerate(chain[:-1]):
+        if isinstance(node, cst.If) and chain[at + 1] is node.body and isinstance(node.test, (cst.Name, cst.Attribute)):
+            flag = dotted(node.test)
+            if migration_flag(flag):
+                return flag
+    return None

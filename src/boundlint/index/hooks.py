@@ -22,6 +22,7 @@ from typing import Callable
 
 from boundlint import tables
 from boundlint.facts.roles import ONCE, role_of
+from boundlint.index.reader import _WORKER_METHODS
 from boundlint.index.shapes import dotted
 
 ENTRY = "entry"
@@ -75,11 +76,21 @@ def links(tree: ast.Module, ref: Callable[[ast.AST], str | None], module: str) -
         hooked = (bool(strings & hook_names)  # add_event_handler("startup", f)
                   or isinstance(func, ast.Attribute) and func.attr in ("append", "extend", "add")
                   and (dotted(func.value) or "").rsplit(".", 1)[-1] in hook_names)  # app.on_startup.append(f)
-        for arg in node.args:
+        for at, arg in enumerate(node.args):
+            if not hooked and at == _worker_position(func):
+                continue  # executor.submit(f, x): one run per call, recorded as a call by the reader
             (hooks if hooked else passed).update(named(arg))
         if isinstance(func, ast.Call) and {a.value for a in func.args if isinstance(a, ast.Constant)} & hook_names:
             hooks.update(r for a in node.args for r in named(a))  # app.on_event("startup")(f)
     return sorted(hooks), sorted(passed - hooks)
+
+
+def _worker_position(func: ast.AST) -> int | None:
+    """Where ``pool.submit(f, ...)`` / ``pool.map(f, items)`` / ``loop.run_in_executor(None, f)`` take the
+    function they run once per call (or per item), else None."""
+    if isinstance(func, ast.Attribute) and func.attr in _WORKER_METHODS:
+        return 1 if func.attr == "run_in_executor" else 0
+    return None
 
 
 _LEAVES = (ast.Name, ast.Constant, ast.expr_context, ast.alias, ast.arg, ast.operator, ast.cmpop, ast.unaryop,

@@ -28,8 +28,10 @@ def once_callers(index: ProjectIndex, ref: str) -> list[str] | None:
     repeatedly (``_repeated``: an ``@asynccontextmanager`` a request handler
     enters); a memoized function without parameters (``@cache``) is one
     however often it is called; a call under a once-flag (``if not
-    self.prepared: ... self.prepared = True``) is one whoever calls its
-    function.  A call made in a nested function that its enclosing function
+    self.prepared: ... self.prepared = True``) or under a migrations flag
+    (``if ENABLE_DB_MIGRATIONS:``, ``index.migrations``) is one whoever
+    calls its function.  A function handed to an executor (``submit``,
+    ``map``) is called there: the reader records that as a call.  A call made in a nested function that its enclosing function
     runs (calls, or registers as a hook) counts as the enclosing function's.  Callers in test modules do not count.  None when *ref* has no
     known caller (unknown), when it is handed over as a value (a scheduler
     may run it any number of times), when a caller is of another role or
@@ -70,7 +72,7 @@ def _once(index: ProjectIndex, ref: str, depth: int, seen: frozenset) -> list[st
             where = f"`{call['via']}()` in {where}"
         flag = _under_once_flag(facts, call["line"])
         if flag:
-            steps.append(f"{where} under the once-flag `{flag}`")
+            steps.append(f"{where} under {flag}")
             continue
         if facts.get("role") == "once" or caller_key in marks["hooks"]:
             if not facts.get("memoized") and _repeated(index, caller_key, depth, seen):
@@ -88,10 +90,11 @@ def _once(index: ProjectIndex, ref: str, depth: int, seen: frozenset) -> list[st
 
 
 def _under_once_flag(facts: dict, line: int) -> str:
-    """The once-flag (``self.prepared``) that guards *line* of the function of *facts*, else ""."""
-    for first, last, flag in facts.get("once_spans", ()):
+    """What guards *line* of the function of *facts* so that it runs once, else "": ``the once-flag
+    `self.prepared``` or ``the migrations flag `ENABLE_MIGRATIONS``` (``index.migrations``)."""
+    for first, last, flag, *kind in facts.get("once_spans", ()):
         if first <= line <= last:
-            return flag
+            return f"the migrations flag `{flag}`" if kind else f"the once-flag `{flag}`"
     return ""
 
 

@@ -37,7 +37,7 @@ import ast
 import builtins
 
 from boundlint.facts.roles import ONCE
-from boundlint.index import closures, hooks
+from boundlint.index import closures, hooks, migrations
 from boundlint.index.reader import FunctionReader, dotted, resolve_import_from
 
 
@@ -156,7 +156,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
 def _once_facts(facts: dict, func, bases, ref, module: str, owner, local, instances) -> None:
     """Add what *func*'s own body shows of code that runs once (``index.closures``): ``once_spans``,
     ``memoized`` (then its role is ``once``) and ``closure_calls``."""
-    facts["once_spans"] = closures.once_spans(func)
+    facts["once_spans"] = closures.once_spans(func) + migrations.migration_spans(func)
     facts["memoized"] = closures.memoized(func, bases)
     if facts["memoized"] and facts["role"] is None:
         facts["role"] = ONCE

@@ -112,6 +112,11 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
         "when the dependency is down.",
         ("ensure_connection",),
         None),
+    "migration-flags": (
+        "Words in the name of a setting that turns migrations on (`ENABLE_DB_MIGRATIONS`, `AUTO_MIGRATE`): a "
+        "call under `if FLAG:` on one is a migration step, which runs once per deployment.",
+        ("migrate", "migration", "migrations"),
+        None),
     "entry-points": (
         "Once-functions and once-decorators that start a whole program (entry points, CLI commands): they run "
         "once, but may hold a server's or worker's loops, so a function called from one is not shown to run once.",
