@@ -364,3 +364,17 @@ def test_a_migrations_flag_makes_its_branch_once_and_a_pool_runs_what_it_is_hand
     assert queries.once_callers(index, "app.work.after") is None  # after the block: every construction
     assert queries.once_callers(index, "app.work.lookup") is None  # handed to a pool per search
     assert "app.work.backfill" not in index.modules["app.store"].summary["passed"]
+
+
+def test_a_registrar_call_registers_its_function_and_a_hook_handed_elsewhere_stays_handed_over(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    server = (FIXTURES / "projects" / "listeners" / "server.py").read_text(encoding="utf-8")
+    index = _project(tmp_path, **{"server.py": server})
+    summary = index.modules["app.server"].summary
+    assert summary["hooks"] == ["app.server.Server._bind_all", "app.server.refresh", "app.server.warm_caches"]
+    assert summary["passed"] == ["app.server.refresh"]  # app.add_route(refresh, ...)
+    assert queries.once_callers(index, "app.server.warm_caches") == [
+        "its registration as a start-up or shutdown hook of `warm_caches()`"]
+    assert queries.once_callers(index, "app.server.Server._bind_all") == [
+        "its registration as a start-up or shutdown hook of `Server._bind_all()`"]
+    assert queries.once_callers(index, "app.server.refresh") is None

@@ -56,11 +56,12 @@ def _once(index: ProjectIndex, ref: str, depth: int, seen: frozenset) -> list[st
         return None
     seen = seen | {key}  # a call from a function already on the way up runs only when that one runs
     sites = [site for site in _call_sites(index, entry, name) if not test_module(index.canonical(site[0]))]
-    if not sites or len(sites) > _ONCE_SITES:
+    registered = depth == 0 and key in marks["hooks"]  # itself a hook: `app.before_server_start(f)`
+    if not (sites or registered) or len(sites) > _ONCE_SITES:
         return None
     # [] below: called only from functions already on the way up, so it runs when they run
     sites = [(e, caller, call) for e, caller, call in sites if f"{index.canonical(e)}.{caller}" not in seen]
-    steps = []
+    steps = [f"its registration as a start-up or shutdown hook of `{name}()`"] if registered else []
     for caller_entry, caller, call in sites:
         loop = call["loop"]
         if loop is not None and loop["text"] == "while" and not loop["bounded"]:
@@ -74,7 +75,7 @@ def _once(index: ProjectIndex, ref: str, depth: int, seen: frozenset) -> list[st
         if flag:
             steps.append(f"{where} under {flag}")
             continue
-        if facts.get("role") == "once" or caller_key in marks["hooks"]:
+        if facts.get("role") == "once" or caller_key in marks["hooks"] and caller_key not in marks["passed"]:
             if not facts.get("memoized") and _repeated(index, caller_key, depth, seen):
                 return None  # a once-context by its signs that requests reach: a context manager entered per request
             steps.append(where)

@@ -93,6 +93,7 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
         "Decorators of functions that run once per process or by hand: CLI commands, start-up hooks, fixtures.",
         ("command", "group", "callback", "on_startup", "on_shutdown", "startup", "shutdown", "lifespan",
          "fixture", "before_serving", "after_serving", "before_first_request", "on_after_configure",
+         "before_server_start", "after_server_start", "before_server_stop", "after_server_stop",
          "main", "asynccontextmanager"),
         None),
     "once-functions": (
@@ -116,6 +117,12 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
         "Words in the name of a setting that turns migrations on (`ENABLE_DB_MIGRATIONS`, `AUTO_MIGRATE`): a "
         "call under `if FLAG:` on one is a migration step, which runs once per deployment.",
         ("migrate", "migration", "migrations"),
+        None),
+    "hook-registrars": (
+        "Methods that register the function they are given as a start-up or shutdown hook "
+        "(`app.before_server_start(f)`, also `partial(f, ...)`): that function runs once per process.",
+        ("before_server_start", "after_server_start", "before_server_stop", "after_server_stop",
+         "main_process_start", "main_process_ready", "main_process_stop", "before_serving", "after_serving"),
         None),
     "entry-points": (
         "Once-functions and once-decorators that start a whole program (entry points, CLI commands): they run "
