@@ -378,3 +378,19 @@ def test_a_registrar_call_registers_its_function_and_a_hook_handed_elsewhere_sta
     assert queries.once_callers(index, "app.server.Server._bind_all") == [
         "its registration as a start-up or shutdown hook of `Server._bind_all()`"]
     assert queries.once_callers(index, "app.server.refresh") is None
+
+
+def test_a_stop_that_clears_its_start_flag_runs_once_per_start_through_an_attribute_of_its_object(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    folder = FIXTURES / "projects" / "shutdown"
+    extra = {name: (folder / name).read_text(encoding="utf-8") for name in ("canceller.py", "runner.py")}
+    index = _project(tmp_path, **extra)
+    facts = index.modules["app.runner"].summary["functions"]
+    assert facts["Runner.stop"]["once_spans"] == [[22, 23, "self.started", "stop"]]
+    # self._canceller = Canceller(...) in start(): the calls through it are call sites of Canceller's methods
+    assert facts["Runner.stop"]["attr_calls"] == [
+        {"ref": "app.canceller.Canceller.cancel_all", "line": 23, "col": 15, "loop": None}]
+    assert facts["Runner.poll"]["attr_calls"][0]["loop"] == {"text": "while", "bounded": False}
+    assert queries.once_callers(index, "app.canceller.Canceller.cancel_all") == [
+        "`Runner.stop()` (app/runner.py:23) under the flag `self.started`, which it clears: once per start"]
+    assert queries.once_callers(index, "app.canceller.Canceller.cancel_stale") is None  # every pass of poll()

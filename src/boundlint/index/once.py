@@ -92,9 +92,11 @@ def _once(index: ProjectIndex, ref: str, depth: int, seen: frozenset) -> list[st
 
 def _under_once_flag(facts: dict, line: int) -> str:
     """What guards *line* of the function of *facts* so that it runs once, else "": ``the once-flag
-    `self.prepared``` or ``the migrations flag `ENABLE_MIGRATIONS``` (``index.migrations``)."""
+    `self.prepared```, a stop's start flag, or ``the migrations flag `ENABLE_MIGRATIONS``` (``index.migrations``)."""
     for first, last, flag, *kind in facts.get("once_spans", ()):
         if first <= line <= last:
+            if kind == ["stop"]:
+                return f"the flag `{flag}`, which it clears: once per start"
             return f"the migrations flag `{flag}`" if kind else f"the once-flag `{flag}`"
     return ""
 
@@ -144,13 +146,15 @@ def _call_sites(index: ProjectIndex, entry, name: str) -> list[tuple]:
     if "." in name:
         owner, method = name.split(".", 1)
         keys.extend(f"{instance}.{method}" for instance in _hook_marks(index)["instances"].get(f"{module}.{owner}", ()))
-    return [site for key in keys for site in (*callers.get(key, ()), *closures.get(key, ()))]
+    through = _hook_marks(index)["attr_calls"]  # self._manager.cancel_all(): index.attr_calls
+    return [site for key in keys for site in (*callers.get(key, ()), *closures.get(key, ()), *through.get(key, ()))]
 
 
 def _hook_marks(index: ProjectIndex) -> dict:
     """``{"hooks": keys registered as once hooks, "passed": keys handed over as values, "instances":
     class key -> keys of its module-level instances, "closures": key -> call sites in nested functions
-    (``index.closures``)}``, built once per index (kept in ``reverse()``,
+    (``index.closures``), "attr_calls": key -> calls through an attribute of the caller's own object
+    (``index.attr_calls``)}``, built once per index (kept in ``reverse()``,
     which a changed index drops)."""
     rev = index.reverse()
     marks = rev.get("once-marks")
@@ -171,6 +175,13 @@ def _hook_marks(index: ProjectIndex) -> dict:
                     key = index.key(call["ref"])
                     if key is not None:
                         closures.setdefault(key, []).append((e, qual, call))
+        through: dict[str, list] = {}  # calls through an attribute of the caller's own object
+        for e in modules:
+            for qual, facts in e.summary["functions"].items():
+                for call in facts.get("attr_calls", ()):
+                    key = index.key(call["ref"])
+                    if key is not None:
+                        through.setdefault(key, []).append((e, qual, call))
         marks = rev["once-marks"] = {"hooks": hooks - {None}, "passed": passed - {None}, "instances": instances,
-                                     "closures": closures}
+                                     "closures": closures, "attr_calls": through}
     return marks
