@@ -386,11 +386,12 @@ def test_a_stop_that_clears_its_start_flag_runs_once_per_start_through_an_attrib
     extra = {name: (folder / name).read_text(encoding="utf-8") for name in ("canceller.py", "runner.py")}
     index = _project(tmp_path, **extra)
     facts = index.modules["app.runner"].summary["functions"]
-    assert facts["Runner.stop"]["once_spans"] == [[22, 23, "self.started", "stop"]]
+    assert facts["Runner.stop"]["once_spans"] == [[28, 29, "self.started", "stop"]]
+    assert facts["Runner.flush"]["once_spans"] == []  # sets the flag back: a reentrancy guard
     # self._canceller = Canceller(...) in start(): the calls through it are call sites of Canceller's methods
     assert facts["Runner.stop"]["attr_calls"] == [
-        {"ref": "app.canceller.Canceller.cancel_all", "line": 23, "col": 15, "loop": None}]
+        {"ref": "app.canceller.Canceller.cancel_all", "line": 29, "col": 15, "loop": None}]
     assert facts["Runner.poll"]["attr_calls"][0]["loop"] == {"text": "while", "bounded": False}
     assert queries.once_callers(index, "app.canceller.Canceller.cancel_all") == [
-        "`Runner.stop()` (app/runner.py:23) under the flag `self.started`, which it clears: once per start"]
+        "`Runner.stop()` (app/runner.py:29) under the flag `self.started`, which it clears: once per start"]
     assert queries.once_callers(index, "app.canceller.Canceller.cancel_stale") is None  # every pass of poll()
