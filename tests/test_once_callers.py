@@ -310,3 +310,88 @@ def test_a_memoized_loader_is_once_even_when_requests_call_it(tmp_path, monkeypa
                         "@app.get('/catalog')\ndef read():\n    return catalog()\n")}
     index = _project(tmp_path, **extra)
     assert queries.once_callers(index, "app.work.lonely") == ["`catalog()` (app/loader.py:8)"]
+
+
+MIGRATE = '''\
+from concurrent.futures import ThreadPoolExecutor
+
+from . import work
+
+ENABLE_DB_MIGRATIONS = True
+
+
+class Client:
+    def __init__(self, names):
+        if ENABLE_DB_MIGRATIONS:
+            with ThreadPoolExecutor(4) as pool:
+                list(pool.map(work.backfill, names))
+        else:
+            work.skip()
+        work.after()
+
+    def search(self, names):
+        with ThreadPoolExecutor(4) as pool:
+            return [pool.submit(work.lookup, n) for n in names]
+'''
+
+MIGRATE_WORK = '''\
+def backfill(name):
+    pass
+
+
+def skip():
+    pass
+
+
+def after():
+    pass
+
+
+def lookup(name):
+    pass
+'''
+
+
+def test_a_migrations_flag_makes_its_branch_once_and_a_pool_runs_what_it_is_handed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    index = _project(tmp_path, **{"store.py": MIGRATE, "work.py": MIGRATE_WORK})
+    facts = index.modules["app.store"].summary["functions"]
+    assert facts["Client.__init__"]["once_spans"] == [[11, 12, "ENABLE_DB_MIGRATIONS", "migrations"]]
+    # pool.map(work.backfill, names) under the flag: a call per item, in a migration step
+    assert queries.once_callers(index, "app.work.backfill") == [
+        "`Client.__init__()` (app/store.py:12) under the migrations flag `ENABLE_DB_MIGRATIONS`"]
+    assert queries.once_callers(index, "app.work.skip") is None  # the `else`: no migration
+    assert queries.once_callers(index, "app.work.after") is None  # after the block: every construction
+    assert queries.once_callers(index, "app.work.lookup") is None  # handed to a pool per search
+    assert "app.work.backfill" not in index.modules["app.store"].summary["passed"]
+
+
+def test_a_registrar_call_registers_its_function_and_a_hook_handed_elsewhere_stays_handed_over(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    server = (FIXTURES / "projects" / "listeners" / "server.py").read_text(encoding="utf-8")
+    index = _project(tmp_path, **{"server.py": server})
+    summary = index.modules["app.server"].summary
+    assert summary["hooks"] == ["app.server.Server._bind_all", "app.server.refresh", "app.server.warm_caches"]
+    assert summary["passed"] == ["app.server.refresh"]  # app.add_route(refresh, ...)
+    assert queries.once_callers(index, "app.server.warm_caches") == [
+        "its registration as a start-up or shutdown hook of `warm_caches()`"]
+    assert queries.once_callers(index, "app.server.Server._bind_all") == [
+        "its registration as a start-up or shutdown hook of `Server._bind_all()`"]
+    assert queries.once_callers(index, "app.server.refresh") is None
+
+
+def test_a_stop_that_clears_its_start_flag_runs_once_per_start_through_an_attribute_of_its_object(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    folder = FIXTURES / "projects" / "shutdown"
+    extra = {name: (folder / name).read_text(encoding="utf-8") for name in ("canceller.py", "runner.py")}
+    index = _project(tmp_path, **extra)
+    facts = index.modules["app.runner"].summary["functions"]
+    assert facts["Runner.stop"]["once_spans"] == [[28, 29, "self.started", "stop"]]
+    assert facts["Runner.flush"]["once_spans"] == []  # sets the flag back: a reentrancy guard
+    # self._canceller = Canceller(...) in start(): the calls through it are call sites of Canceller's methods
+    assert facts["Runner.stop"]["attr_calls"] == [
+        {"ref": "app.canceller.Canceller.cancel_all", "line": 29, "col": 15, "loop": None}]
+    assert facts["Runner.poll"]["attr_calls"][0]["loop"] == {"text": "while", "bounded": False}
+    assert queries.once_callers(index, "app.canceller.Canceller.cancel_all") == [
+        "`Runner.stop()` (app/runner.py:29) under the flag `self.started`, which it clears: once per start"]
+    assert queries.once_callers(index, "app.canceller.Canceller.cancel_stale") is None  # every pass of poll()

@@ -330,7 +330,8 @@ def pause_call(call: cst.Call, ctx: Context) -> bool:
     """True for a call that waits before the next attempt.
 
     A sleep of at least 0.1 s or of a computed length, ``Event.wait(timeout)``
-    and other ``wait...(timeout)`` methods, ``asyncio.wait_for``.
+    and other ``wait...(timeout)`` methods, ``asyncio.wait_for``, a reconnect
+    that backs off while the connection fails (table ``reconnect-calls``).
     """
     name = _call_name(call, ctx)
     short = name.rsplit(".", 1)[-1]
@@ -347,10 +348,25 @@ def pause_call(call: cst.Call, ctx: Context) -> bool:
         return any(a.star == "" for a in call.args)
     if name in ("asyncio.wait_for", "anyio.fail_after", "anyio.move_on_after"):
         return True
+    if short in tables.table("reconnect-calls", ctx.settings) and isinstance(call.func, cst.Attribute):
+        return _retry_policy(call, ctx)  # retries the connection with a growing interval while it fails
     if ctx.project and isinstance(call.func, (cst.Name, cst.Attribute)) and ctx.resolve_callable(call.func) is None:
         ref = ctx.project_ref(call.func)  # a backoff helper from another module of the project
         return ref is not None and bool(ctx.project.ask("pauses", ref))
     return False
+
+
+_RETRY_KEYWORDS = frozenset({"errback", "max_retries", "interval_start", "interval_step", "interval_max"})
+
+
+def _retry_policy(call: cst.Call, ctx: Context) -> bool:
+    """True when a ``reconnect-calls`` call is given its retry policy: an error callback the code defines
+    (``ensure_connection(on_error, retries)``) or a retry keyword; a same-named method that takes a
+    connection (``pool.ensure_connection(conn)``) or nothing (Django's) does not back off."""
+    if any(a.keyword is not None and a.keyword.value in _RETRY_KEYWORDS for a in call.args):
+        return True
+    first = next((a.value for a in call.args if a.keyword is None and a.star == ""), None)
+    return first is not None and ctx.resolve_callable(first) is not None
 
 
 def paced(nodes: Iterable[cst.CSTNode], ctx: Context) -> bool:

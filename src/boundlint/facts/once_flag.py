@@ -44,6 +44,22 @@ def _returns_only(node: cst.If) -> bool:
     return len(stmts) == 1 and isinstance(stmts[0], cst.Return) and stmts[0].value is None
 
 
+def _stop_flag(node: cst.CSTNode) -> str | None:
+    """FLAG of ``if not FLAG: raise ...`` / ``if not FLAG: return`` (no ``else``), else None."""
+    if not isinstance(node, cst.If) or node.orelse is not None:
+        return None
+    test = node.test
+    if not (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
+        return None
+    body = node.body
+    stmts = list(body.body) if isinstance(body, cst.SimpleStatementSuite) else []
+    if isinstance(body, cst.IndentedBlock) and len(body.body) == 1 and isinstance(body.body[0], cst.SimpleStatementLine):
+        stmts = list(body.body[0].body)
+    if len(stmts) != 1 or not (isinstance(stmts[0], cst.Raise) or isinstance(stmts[0], cst.Return) and stmts[0].value is None):
+        return None
+    return dotted(test.expression)
+
+
 def once_flag(chain: list[cst.CSTNode]) -> str | None:
     """The flag (``self._started``) that lets the code at the end of *chain* run only on its function's
     first call, else None.
@@ -73,4 +89,36 @@ def once_flag(chain: list[cst.CSTNode]) -> str | None:
                 flag = dotted(guard.test)
                 if flag and _sets_true(stmts[j + 1:], flag) and not _sets([node.body], flag, False):
                     return flag
+
+    return None
+
+
+def migration_branch(chain: list[cst.CSTNode]) -> str | None:
+    """The migrations flag (``ENABLE_DB_MIGRATIONS``, ``index.migrations``) of an enclosing ``if FLAG:``
+    whose body holds the code at the end of *chain*, else None: a migration step runs once per deployment."""
+    from boundlint.index.migrations import migration_flag
+
+    for at, node in enumerate(chain[:-1]):
+        if isinstance(node, cst.If) and chain[at + 1] is node.body and isinstance(node.test, (cst.Name, cst.Attribute)):
+            flag = dotted(node.test)
+            if migration_flag(flag):
+                return flag
+    return None
+
+
+def stop_flag(chain: list[cst.CSTNode]) -> str | None:
+    """The start flag (``self.started``) of a stop that holds the code at the end of *chain*, else None:
+    ``if not FLAG: raise`` (or ``return``) among an enclosing function's statements before the one that
+    holds the code, ``FLAG = False`` among those after it, and no ``FLAG = True`` in the function (the twin
+    of the stop shape of ``index.closures.once_spans``): it runs once per start."""
+    for at, node in enumerate(chain):
+        if not isinstance(node, cst.FunctionDef) or not isinstance(node.body, cst.IndentedBlock):
+            continue
+        stmts = list(node.body.body)
+        holder = chain[at + 2] if at + 2 < len(chain) and chain[at + 1] is node.body else None
+        index = next((i for i, s in enumerate(stmts) if s is holder), None)
+        for j in range(index or 0):
+            flag = _stop_flag(stmts[j])
+            if flag and _sets(stmts[j + 1:], flag, False) and not _sets_true([node.body], flag):
+                return flag
     return None

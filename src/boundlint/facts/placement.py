@@ -17,7 +17,8 @@ from typing import Iterator
 import libcst as cst
 
 from boundlint.analysis.names import dotted
-from boundlint.facts.once_flag import once_flag
+from boundlint.facts.once_flag import migration_branch, once_flag, stop_flag
+from boundlint.facts.once_message import once_message
 
 from boundlint.facts.roles import ONCE, REQUEST, TEST, UNKNOWN, WORKER, role_of  # noqa: F401 (re-exported)
 
@@ -169,7 +170,10 @@ def once_by_callers(chain: list[cst.CSTNode], project) -> str | None:
 
 def where_runs_why(path: str, chain: list[cst.CSTNode], project) -> tuple[str, str]:
     """``(where_runs(path, chain), why)``: an UNKNOWN place becomes ONCE behind a once-flag
-    (``facts.once_flag``: ``if self._started: return`` then ``self._started = True``), or when the
+    (``facts.once_flag``: ``if self._started: return`` then ``self._started = True``) or in a stop that
+    clears its start flag (``if not self.started: raise`` then ``self.started = False``), in a message loop's
+    branch for a message delivered once per process (``facts.once_message``: ``lifespan.startup``), under a
+    migrations flag (``if ENABLE_DB_MIGRATIONS:``, ``index.migrations``), or when the
     project shows that only once-contexts call its function (``once_by_callers``; *why* names them,
     else "")."""
     runs = where_runs(path, chain)
@@ -177,6 +181,15 @@ def where_runs_why(path: str, chain: list[cst.CSTNode], project) -> tuple[str, s
         flag = once_flag(chain)
         if flag:
             return ONCE, f"runs once: guarded by the once-flag `{flag}`, set on the first run"
+        flag = stop_flag(chain)
+        if flag:
+            return ONCE, f"runs once per start: a stop that ends unless `{flag}` is set, then clears it"
+        flag = migration_branch(chain)
+        if flag:
+            return ONCE, f"runs once: a migration step, under the migrations flag `{flag}`"
+        message = once_message(chain)
+        if message:
+            return ONCE, f"runs once: the branch for the `{message}` message, delivered once per process"
         why = once_by_callers(chain, project)
         if why:
             return ONCE, why

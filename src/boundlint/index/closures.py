@@ -1,8 +1,9 @@
 """What a function's own body shows of code that runs once, for the "runs once" judgement (``index.once``).
 
 - ``once_spans(func)``: the line spans that run only on the first call, guarded by a once-flag:
-  ``if self._started: return`` followed by ``self._started = True``, or an ``if not self.prepared:``
-  block that sets ``self.prepared = True`` (a module global works the same);
+  ``if self._started: return`` followed by ``self._started = True``, an ``if not self.prepared:``
+  block that sets ``self.prepared = True`` (a module global works the same), or a stop that runs
+  once per start (``if not self.started: raise`` followed by ``self.started = False``);
 - ``memoized(func, bases)``: a plain function without parameters behind ``@cache`` /
   ``@lru_cache``: its body runs once per process, however often it is called;
 - ``closure_calls(func, read)``: the calls made by the nested functions *func* itself runs (calls by
@@ -66,12 +67,22 @@ def _ends(stmts: list[ast.stmt]) -> bool:
     return len(stmts) == 1 and isinstance(stmts[0], ast.Return) and stmts[0].value is None
 
 
+def _stops(node: ast.If) -> bool:
+    """``if not FLAG: return`` or ``if not FLAG: raise ...``: the rest runs only while FLAG is set."""
+    test, body = node.test, node.body
+    return (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and len(body) == 1
+            and (isinstance(body[0], ast.Raise) or _ends(body)))
+
+
 def once_spans(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[list]:
     """``[[first line, last line, flag], ...]``: the statements of *func* that run only on its first call.
 
-    Two shapes, the flag a name or attribute (``self._started``, a module global):
+    Three shapes, the flag a name or attribute (``self._started``, a module global):
     ``if FLAG: return`` among the body's statements with ``FLAG = True`` after it (the statements after
-    the guard), and ``if not FLAG:`` whose body sets ``FLAG = True`` (that body).  A flag the function
+    the guard), ``if not FLAG:`` whose body sets ``FLAG = True`` (that body), and the stop of a start,
+    ``if not FLAG: raise`` (or ``return``) with ``FLAG = False`` after it (the statements after the
+    guard: once per time something sets the flag; marked ``"stop"`` as a 4th element, and not when the
+    function sets the flag true too).  A flag the function
     also sets false is a reentrancy guard, not a once-flag; one reset elsewhere lets the code run again,
     but once per reset, not per item.
     """
@@ -83,6 +94,10 @@ def once_spans(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[list]:
             flag = dotted(stmt.test)
             if flag and _sets_true(body[i + 1:], flag) and not resets(flag):
                 spans.append([body[i + 1].lineno, body[-1].end_lineno, flag])
+        if isinstance(stmt, ast.If) and not stmt.orelse and _stops(stmt) and i + 1 < len(body):
+            flag = dotted(stmt.test.operand)  # `if not self.started: raise` then `self.started = False`
+            if flag and _sets(body[i + 1:], flag, False) and not _sets_true(body, flag):
+                spans.append([body[i + 1].lineno, body[-1].end_lineno, flag, "stop"])
     for node in _own_statements(body):
         if isinstance(node, ast.If) and isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not):
             flag = dotted(node.test.operand)

@@ -22,6 +22,7 @@ from typing import Callable
 
 from boundlint import tables
 from boundlint.facts.roles import ONCE, role_of
+from boundlint.index.reader import _WORKER_METHODS
 from boundlint.index.shapes import dotted
 
 ENTRY = "entry"
@@ -49,8 +50,11 @@ def role(func: ast.FunctionDef | ast.AsyncFunctionDef, bases: list[str] | None) 
 
 
 def links(tree: ast.Module, ref: Callable[[ast.AST], str | None], module: str) -> tuple[list[str], list[str]]:
-    """``(hooks, passed)``: sorted refs of the functions *tree* registers as once hooks, and of those it
-    hands over as a value anywhere else (*ref* resolves a name; *module* is the module's own name)."""
+    """``(hooks, passed)``: sorted refs of the functions *tree* registers as once hooks (also by a call of a
+    ``hook-registrars`` method: ``app.before_server_start(partial(f, x))``), and of those it hands over as a
+    value anywhere else, a hook handed elsewhere too in both (*ref* resolves a name; *module* is the module's
+    own name).  A function handed to an executor's ``submit`` / ``map`` is neither: the reader records
+    that as a call."""
     hook_names = _hook_names()
     hooks: set[str] = set()
     passed: set[str] = set()
@@ -75,11 +79,47 @@ def links(tree: ast.Module, ref: Callable[[ast.AST], str | None], module: str) -
         hooked = (bool(strings & hook_names)  # add_event_handler("startup", f)
                   or isinstance(func, ast.Attribute) and func.attr in ("append", "extend", "add")
                   and (dotted(func.value) or "").rsplit(".", 1)[-1] in hook_names)  # app.on_startup.append(f)
-        for arg in node.args:
-            (hooks if hooked else passed).update(named(arg))
+        registrar = isinstance(func, ast.Attribute) and func.attr in tables.table("hook-registrars")
         if isinstance(func, ast.Call) and {a.value for a in func.args if isinstance(a, ast.Constant)} & hook_names:
             hooks.update(r for a in node.args for r in named(a))  # app.on_event("startup")(f)
-    return sorted(hooks), sorted(passed - hooks)
+            continue
+        for at, arg in enumerate(node.args):
+            if registrar:  # app.before_server_start(partial(app._start_servers, apps=apps))
+                target = _unwrapped(arg)
+                hooks.update(named(target) or _sibling(target, owner, tree, module))
+                continue
+            if not hooked and at == _worker_position(func):
+                continue  # executor.submit(f, x): one run per call, recorded as a call by the reader
+            (hooks if hooked else passed).update(named(arg))
+    return sorted(hooks), sorted(passed)  # a hook also handed elsewhere (a route) is in both
+
+
+def _unwrapped(expr: ast.AST) -> ast.AST:
+    """The function of ``partial(f, ...)``, else *expr*."""
+    if isinstance(expr, ast.Call) and (dotted(expr.func) or "").rsplit(".", 1)[-1] == "partial" and expr.args:
+        return expr.args[0]
+    return expr
+
+
+def _sibling(expr: ast.AST, owner: str | None, tree: ast.Module, module: str) -> list[str]:
+    """``[module.Owner.m]`` for ``other.m`` registered inside class *owner* when that class defines ``m``:
+    another instance of the class (``primary._start_servers`` in a classmethod), else []."""
+    if owner is None or not isinstance(expr, ast.Attribute):
+        return []
+    for cls in ast.walk(tree):
+        if isinstance(cls, ast.ClassDef) and cls.name == owner:
+            if any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == expr.attr for f in cls.body):
+                return [f"{module}.{owner}.{expr.attr}"]
+            return []
+    return []
+
+
+def _worker_position(func: ast.AST) -> int | None:
+    """Where ``pool.submit(f, ...)`` / ``pool.map(f, items)`` / ``loop.run_in_executor(None, f)`` take the
+    function they run once per call (or per item), else None."""
+    if isinstance(func, ast.Attribute) and func.attr in _WORKER_METHODS:
+        return 1 if func.attr == "run_in_executor" else 0
+    return None
 
 
 _LEAVES = (ast.Name, ast.Constant, ast.expr_context, ast.alias, ast.arg, ast.operator, ast.cmpop, ast.unaryop,

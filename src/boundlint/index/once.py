@@ -28,8 +28,10 @@ def once_callers(index: ProjectIndex, ref: str) -> list[str] | None:
     repeatedly (``_repeated``: an ``@asynccontextmanager`` a request handler
     enters); a memoized function without parameters (``@cache``) is one
     however often it is called; a call under a once-flag (``if not
-    self.prepared: ... self.prepared = True``) is one whoever calls its
-    function.  A call made in a nested function that its enclosing function
+    self.prepared: ... self.prepared = True``) or under a migrations flag
+    (``if ENABLE_DB_MIGRATIONS:``, ``index.migrations``) is one whoever
+    calls its function.  A function handed to an executor (``submit``,
+    ``map``) is called there: the reader records that as a call.  A call made in a nested function that its enclosing function
     runs (calls, or registers as a hook) counts as the enclosing function's.  Callers in test modules do not count.  None when *ref* has no
     known caller (unknown), when it is handed over as a value (a scheduler
     may run it any number of times), when a caller is of another role or
@@ -54,11 +56,12 @@ def _once(index: ProjectIndex, ref: str, depth: int, seen: frozenset) -> list[st
         return None
     seen = seen | {key}  # a call from a function already on the way up runs only when that one runs
     sites = [site for site in _call_sites(index, entry, name) if not test_module(index.canonical(site[0]))]
-    if not sites or len(sites) > _ONCE_SITES:
+    registered = depth == 0 and key in marks["hooks"]  # itself a hook: `app.before_server_start(f)`
+    if not (sites or registered) or len(sites) > _ONCE_SITES:
         return None
     # [] below: called only from functions already on the way up, so it runs when they run
     sites = [(e, caller, call) for e, caller, call in sites if f"{index.canonical(e)}.{caller}" not in seen]
-    steps = []
+    steps = [f"its registration as a start-up or shutdown hook of `{name}()`"] if registered else []
     for caller_entry, caller, call in sites:
         loop = call["loop"]
         if loop is not None and loop["text"] == "while" and not loop["bounded"]:
@@ -70,9 +73,9 @@ def _once(index: ProjectIndex, ref: str, depth: int, seen: frozenset) -> list[st
             where = f"`{call['via']}()` in {where}"
         flag = _under_once_flag(facts, call["line"])
         if flag:
-            steps.append(f"{where} under the once-flag `{flag}`")
+            steps.append(f"{where} under {flag}")
             continue
-        if facts.get("role") == "once" or caller_key in marks["hooks"]:
+        if facts.get("role") == "once" or caller_key in marks["hooks"] and caller_key not in marks["passed"]:
             if not facts.get("memoized") and _repeated(index, caller_key, depth, seen):
                 return None  # a once-context by its signs that requests reach: a context manager entered per request
             steps.append(where)
@@ -88,10 +91,13 @@ def _once(index: ProjectIndex, ref: str, depth: int, seen: frozenset) -> list[st
 
 
 def _under_once_flag(facts: dict, line: int) -> str:
-    """The once-flag (``self.prepared``) that guards *line* of the function of *facts*, else ""."""
-    for first, last, flag in facts.get("once_spans", ()):
+    """What guards *line* of the function of *facts* so that it runs once, else "": ``the once-flag
+    `self.prepared```, a stop's start flag, or ``the migrations flag `ENABLE_MIGRATIONS``` (``index.migrations``)."""
+    for first, last, flag, *kind in facts.get("once_spans", ()):
         if first <= line <= last:
-            return flag
+            if kind == ["stop"]:
+                return f"the flag `{flag}`, which it clears: once per start"
+            return f"the migrations flag `{flag}`" if kind else f"the once-flag `{flag}`"
     return ""
 
 
@@ -140,13 +146,15 @@ def _call_sites(index: ProjectIndex, entry, name: str) -> list[tuple]:
     if "." in name:
         owner, method = name.split(".", 1)
         keys.extend(f"{instance}.{method}" for instance in _hook_marks(index)["instances"].get(f"{module}.{owner}", ()))
-    return [site for key in keys for site in (*callers.get(key, ()), *closures.get(key, ()))]
+    through = _hook_marks(index)["attr_calls"]  # self._manager.cancel_all(): index.attr_calls
+    return [site for key in keys for site in (*callers.get(key, ()), *closures.get(key, ()), *through.get(key, ()))]
 
 
 def _hook_marks(index: ProjectIndex) -> dict:
     """``{"hooks": keys registered as once hooks, "passed": keys handed over as values, "instances":
     class key -> keys of its module-level instances, "closures": key -> call sites in nested functions
-    (``index.closures``)}``, built once per index (kept in ``reverse()``,
+    (``index.closures``), "attr_calls": key -> calls through an attribute of the caller's own object
+    (``index.attr_calls``)}``, built once per index (kept in ``reverse()``,
     which a changed index drops)."""
     rev = index.reverse()
     marks = rev.get("once-marks")
@@ -167,6 +175,13 @@ def _hook_marks(index: ProjectIndex) -> dict:
                     key = index.key(call["ref"])
                     if key is not None:
                         closures.setdefault(key, []).append((e, qual, call))
+        through: dict[str, list] = {}  # calls through an attribute of the caller's own object
+        for e in modules:
+            for qual, facts in e.summary["functions"].items():
+                for call in facts.get("attr_calls", ()):
+                    key = index.key(call["ref"])
+                    if key is not None:
+                        through.setdefault(key, []).append((e, qual, call))
         marks = rev["once-marks"] = {"hooks": hooks - {None}, "passed": passed - {None}, "instances": instances,
-                                     "closures": closures}
+                                     "closures": closures, "attr_calls": through}
     return marks

@@ -37,7 +37,7 @@ import ast
 import builtins
 
 from boundlint.facts.roles import ONCE
-from boundlint.index import closures, hooks
+from boundlint.index import attr_calls, closures, hooks, migrations
 from boundlint.index.reader import FunctionReader, dotted, resolve_import_from
 
 
@@ -133,11 +133,13 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                             | {r for b in stmt.bases if isinstance(b, ast.Subscript)  # RootModel[list[Item]]
                                for r in _annotation_refs(b.slice, ref)})
             out["classes"][stmt.name] = {"line": stmt.lineno, "bases": bases, "fields": fields}
+            types = attr_calls.attr_types(stmt, ref)  # self._manager = Manager(...): for the once judgement
             for inner in _flat(stmt.body):
                 if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     facts = FunctionReader(inner, ref, module, stmt.name, local, instances, tuple(bases)).facts()
                     facts["role"] = hooks.role(inner, bases)
                     _once_facts(facts, inner, bases, ref, module, stmt.name, local, instances)
+                    facts["attr_calls"] = attr_calls.attr_calls(inner, types)
                     if _stub(inner):
                         facts["stub"] = True
                     out["functions"][f"{stmt.name}.{inner.name}"] = facts
@@ -156,7 +158,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
 def _once_facts(facts: dict, func, bases, ref, module: str, owner, local, instances) -> None:
     """Add what *func*'s own body shows of code that runs once (``index.closures``): ``once_spans``,
     ``memoized`` (then its role is ``once``) and ``closure_calls``."""
-    facts["once_spans"] = closures.once_spans(func)
+    facts["once_spans"] = closures.once_spans(func) + migrations.migration_spans(func)
     facts["memoized"] = closures.memoized(func, bases)
     if facts["memoized"] and facts["role"] is None:
         facts["role"] = ONCE

@@ -105,6 +105,7 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
         "Decorators of functions that run once per process or by hand: CLI commands, start-up hooks, fixtures.",
         ("command", "group", "callback", "on_startup", "on_shutdown", "startup", "shutdown", "lifespan",
          "fixture", "before_serving", "after_serving", "before_first_request", "on_after_configure",
+         "before_server_start", "after_server_start", "before_server_stop", "after_server_stop",
          "main", "asynccontextmanager"),
         None),
     "once-functions": (
@@ -112,6 +113,28 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
         ("main", "cli", "run_cli", "lifespan", "startup", "on_startup", "shutdown", "on_shutdown", "setup",
          "setUp", "setUpClass", "upgrade", "downgrade", "migrate", "create_app", "init_app", "ready",
          "handle", "configure", "bootstrap", "install", "_main", "run_migrations_online", "run_migrations_offline"),
+        None),
+    "once-messages": (
+        "Message types a protocol delivers once per process (the ASGI lifespan start-up and shutdown): the "
+        "branch of a message loop taken only for one of them runs once.",
+        ("lifespan.startup", "lifespan.shutdown"),
+        None),
+    "reconnect-calls": (
+        "Methods that (re)connect and, while the connection fails, retry with an increasing interval "
+        "(kombu's `Connection.ensure_connection`): a loop that makes one before its work each round is paced "
+        "when the dependency is down.",
+        ("ensure_connection",),
+        None),
+    "migration-flags": (
+        "Words in the name of a setting that turns migrations on (`ENABLE_DB_MIGRATIONS`, `AUTO_MIGRATE`): a "
+        "call under `if FLAG:` on one is a migration step, which runs once per deployment.",
+        ("migrate", "migration", "migrations"),
+        None),
+    "hook-registrars": (
+        "Methods that register the function they are given as a start-up or shutdown hook "
+        "(`app.before_server_start(f)`, also `partial(f, ...)`): that function runs once per process.",
+        ("before_server_start", "after_server_start", "before_server_stop", "after_server_stop",
+         "main_process_start", "main_process_ready", "main_process_stop", "before_serving", "after_serving"),
         None),
     "entry-points": (
         "Once-functions and once-decorators that start a whole program (entry points, CLI commands): they run "

@@ -65,8 +65,10 @@ class LogStormInLoop(Rule):
       the `finally`, the loop's test, the `try`'s first statement, or the
       loop body before or after the `try`, or an iterator that backs off
       before each round (`async for ws in websockets.connect(uri)`,
-      tenacity's `Retrying`), so the loop writes at most a few lines a
-      second.  A pause only on the success path is none: at the end of the
+      tenacity's `Retrying`), or a reconnect given its retry policy, which
+      backs off while the connection fails (`conn.ensure_connection(errback,
+      retries)`, table `reconnect-calls`), so the loop writes at most a few
+      lines a second.  A pause only on the success path is none: at the end of the
       `try`, in its `else`, after a handler that `continue`s, or under an
       `if` that holds only when the `try` answered (`if resp is not None`);
     - for a failed result: a loop over the results of a fixed fan-out
