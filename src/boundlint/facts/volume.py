@@ -11,7 +11,8 @@ origin and answers ``(kind, why)``:
   is or ends with a ``bounded-names`` entry (``caps.resolved_callbacks``), a getter
   called on one (``Config.get(...)``), a read of a registry of a configured kind,
   the results of a signal's ``send(...)``, installed entry points, the items of a loop that
-  only pick entries of a configured collection (``base_urls[idx]``, ``facts.positions``), ``self``
+  only pick entries of a configured collection (``base_urls[idx]``, ``facts.positions``), rows only
+  endpoints behind an operator guard add (``facts.installed``), ``self``
   state set only while the object is set up (``setup-methods``, methods only
   those call, constructor defaults no construction passes), a parameter that
   every caller in the project fills with a configured value, what a helper of
@@ -31,7 +32,7 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.analysis.names import dotted
-from boundlint.facts import bindings, callers, calls, configured, fills, placement, positions
+from boundlint.facts import bindings, callers, calls, configured, fills, installed, placement, positions
 from boundlint.facts.literals import capped as _capped, index_of as _index_of, literal_items as _literal_items
 
 INPUT, CONFIGURED, FIXED, UNKNOWN = "input", "configured", "fixed", "unknown"
@@ -260,7 +261,8 @@ class _Reader:
                     CONFIGURED, FIXED)):
                 return mapping
         owner = next((n.name.value for n in reversed(self.chain) if isinstance(n, cst.ClassDef)), None)
-        found = configured.registry_read(func, self.ctx.settings, owner) or configured.signal_sent(call, self.ctx)
+        found = (configured.registry_read(func, self.ctx.settings, owner) or configured.signal_sent(call, self.ctx)
+                 or installed.operator_rows(call, self.ctx))
         if found:
             return CONFIGURED, found
         helper = self.helper(call, depth) or self.returned(call, None, depth)
@@ -420,7 +422,8 @@ class _Reader:
             gathered = self.gathered(expr.expression, depth) if isinstance(expr.expression, cst.Call) else None
             if gathered is not None:
                 return gathered
-            return INPUT, "the result of an awaited call, read at run time"
+            rows = installed.operator_rows(expr.expression, self.ctx) if isinstance(expr.expression, cst.Call) else ""
+            return (CONFIGURED, rows) if rows else (INPUT, "the result of an awaited call, read at run time")
         if isinstance(expr, cst.Name):
             return self.name(expr.value, depth)
         if isinstance(expr, cst.Attribute):
