@@ -140,3 +140,31 @@ def test_fills_of_a_collection_built_empty():
 def test_every_for_clause_of_a_comprehension_counts(at_root):
     found = _judged("precision_derived.py")
     assert found[(171, "BND301")] == ("medium", "per item: catches `httpx.HTTPError`")
+
+
+def test_positions_in_a_configured_list_and_a_registry_read_on_self(at_root):
+    found = _judged("precision_configured_lookups.py")
+    assert found[(23, "BND301")] == (
+        "low", "the volume is configured: each item picks an entry of `mirror_urls`: `settings.mirror_urls`, "
+               "set by configuration")
+    assert found[(34, "BND301")] == ("high", "request input `body` of `evict()`; per item: catches `httpx.HTTPError`")
+    assert found[(45, "BND301")] == ("medium", "per item: catches `httpx.HTTPError`")
+    assert found[(69, "BND301")] == (
+        "low", "the volume is configured: `self.get_registry()`, a read of the registry of configured exporters "
+               "that `ExporterRegistry` keeps")
+    assert found[(77, "BND301")] == ("medium", "per item: catches `httpx.HTTPError`")
+
+
+def test_a_registry_read_on_self_needs_a_registry_class_and_a_read_of_the_registry():
+    import libcst as cst
+
+    def read(code, owner):
+        return configured.registry_read(cst.parse_expression(code), None, owner)
+
+    assert read("self.list_servers", "ServerManager") == (
+        "`self.list_servers()`, a read of the registry of configured servers that `ServerManager` keeps")
+    assert read("self.get_registry", "MCPServerManager").startswith("`self.get_registry()`")
+    assert read("self.all", "PluginRegistry").startswith("`self.all()`")
+    assert read("self.get_jobs", "ServerManager") == ""  # another read of the object
+    assert read("self.get_registry", "JobManager") == ""  # jobs are no configured kind
+    assert read("self.get_registry", None) == ""

@@ -13,6 +13,8 @@ installation, set-up or the code's schemas fix.
 """
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from boundlint import tables
@@ -170,11 +172,25 @@ _SCHEMA_METHODS = {"create": "validated_data", "update": "validated_data", "vali
 _DUMP_KEYWORDS = frozenset({"exclude_unset", "exclude_none", "exclude_defaults", "by_alias", "include", "exclude"})
 
 
-def registry_read(func: cst.BaseExpression, settings) -> str:
+def _registry_kind(words: list[str], settings) -> str:
+    """The configured kind a name's *words* make it the registry of (``["callback", "manager"]``:
+    ``"callback"``), else ``""``."""
+    if len(words) < 2 or words[-1] not in tables.table("registry-words", settings):
+        return ""
+    bounded = tables.table("bounded-names", settings)
+    if not any(words[-2] + end in bounded for end in ("s", "es")) and words[-2] not in bounded:
+        return ""
+    return words[-2]
+
+
+def registry_read(func: cst.BaseExpression, settings, owner: str | None = None) -> str:
     """``"`m.get_x()`, a read of `m`, the registry of configured callbacks"`` when *func* is a read method
     (``get_*``, ``list_*``, ``all``, ...) of an object named as the registry of a configured kind: its
     last word a ``registry-words`` entry and the word before a ``bounded-names`` entry in the singular
-    (``logging_callback_manager``, ``plugin_registry``); else ``""``."""
+    (``logging_callback_manager``, ``plugin_registry``). Inside such a class (*owner*, its name:
+    ``ServerManager``) a read of the registry itself on ``self`` (``self.get_registry()``,
+    ``self.list_servers()``, ``self.all()``) counts too; not another read of it (``self.get_jobs()``).
+    Else ``""``."""
     if not isinstance(func, cst.Attribute):
         return ""
     method = func.attr.value.lstrip("_")
@@ -182,13 +198,21 @@ def registry_read(func: cst.BaseExpression, settings) -> str:
         return ""
     receiver = func.value.attr.value if isinstance(func.value, cst.Attribute) else (
         func.value.value if isinstance(func.value, cst.Name) else "")
-    words = receiver.strip("_").lower().split("_")
-    if len(words) < 2 or words[-1] not in tables.table("registry-words", settings):
+    if receiver in ("self", "cls") and isinstance(func.value, cst.Name):
+        kind = _registry_kind(_camel_words(owner or ""), settings)
+        rest = method.lower().split("_")[1:]
+        if not kind or (rest and rest[-1] not in {kind + "s", kind + "es", *tables.table("registry-words", settings)}):
+            return ""
+        return f"`{dotted(func) or method}()`, a read of the registry of configured {kind}s that `{owner}` keeps"
+    kind = _registry_kind(receiver.strip("_").lower().split("_"), settings)
+    if not kind:
         return ""
-    bounded = tables.table("bounded-names", settings)
-    if not any(words[-2] + end in bounded for end in ("s", "es")) and words[-2] not in bounded:
-        return ""
-    return f"`{dotted(func) or method}()`, a read of `{receiver}`, the registry of configured {words[-2]}s"
+    return f"`{dotted(func) or method}()`, a read of `{receiver}`, the registry of configured {kind}s"
+
+
+def _camel_words(name: str) -> list[str]:
+    """``"MCPServerManager"`` -> ``["mcp", "server", "manager"]`` (``snake_case`` splits on ``_``)."""
+    return [w.lower() for w in re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+", name)]
 
 
 def signal_class(ref: str | None, settings) -> bool:

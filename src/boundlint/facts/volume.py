@@ -10,7 +10,9 @@ origin and answers ``(kind, why)``:
 - CONFIGURED: a settings object or an attribute chain through one, a name that
   is or ends with a ``bounded-names`` entry (``caps.resolved_callbacks``), a getter
   called on one (``Config.get(...)``), a read of a registry of a configured kind,
-  the results of a signal's ``send(...)``, installed entry points, ``self``
+  the results of a signal's ``send(...)``, installed entry points, the items of a loop that
+  only pick entries of a configured collection (``base_urls[idx]``, ``facts.positions``), rows only
+  endpoints behind an operator guard add (``facts.installed``), ``self``
   state set only while the object is set up (``setup-methods``, methods only
   those call, constructor defaults no construction passes), a parameter that
   every caller in the project fills with a configured value, what a helper of
@@ -30,7 +32,7 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.analysis.names import dotted
-from boundlint.facts import bindings, callers, calls, configured, fills, placement
+from boundlint.facts import bindings, callers, calls, configured, fills, installed, placement, positions
 from boundlint.facts.literals import capped as _capped, index_of as _index_of, literal_items as _literal_items
 
 INPUT, CONFIGURED, FIXED, UNKNOWN = "input", "configured", "fixed", "unknown"
@@ -258,7 +260,9 @@ class _Reader:
             if mapping[0] == CONFIGURED and (len(call.args) == 1 or self.part(call.args[1].value, depth)[0] in (
                     CONFIGURED, FIXED)):
                 return mapping
-        found = configured.registry_read(func, self.ctx.settings) or configured.signal_sent(call, self.ctx)
+        owner = next((n.name.value for n in reversed(self.chain) if isinstance(n, cst.ClassDef)), None)
+        found = (configured.registry_read(func, self.ctx.settings, owner) or configured.signal_sent(call, self.ctx)
+                 or installed.operator_rows(call, self.ctx))
         if found:
             return CONFIGURED, found
         helper = self.helper(call, depth) or self.returned(call, None, depth)
@@ -418,7 +422,8 @@ class _Reader:
             gathered = self.gathered(expr.expression, depth) if isinstance(expr.expression, cst.Call) else None
             if gathered is not None:
                 return gathered
-            return INPUT, "the result of an awaited call, read at run time"
+            rows = installed.operator_rows(expr.expression, self.ctx) if isinstance(expr.expression, cst.Call) else ""
+            return (CONFIGURED, rows) if rows else (INPUT, "the result of an awaited call, read at run time")
         if isinstance(expr, cst.Name):
             return self.name(expr.value, depth)
         if isinstance(expr, cst.Attribute):
@@ -469,4 +474,12 @@ def volume(expr: cst.BaseExpression | None, chain: list[cst.CSTNode], ctx, path:
         return UNKNOWN, ""
     if any(isinstance(n, cst.For) and n.asynchronous is not None and n.iter is expr for n in chain):
         return INPUT, f"a stream read at run time (`async for` over `{dotted(expr) or 'a stream'}`)"
-    return _Reader(chain, ctx, path, runs).expr(expr)
+    reader = _Reader(chain, ctx, path, runs)
+    found = reader.expr(expr)
+    loop = positions.loop_over(expr, chain) if found[0] == UNKNOWN else None
+    for table in positions.picked(loop) if loop is not None else ():  # `base_urls[idx]`: one per configured entry
+        kind, why = reader.expr(table)
+        if kind == CONFIGURED:
+            named = f"`{positions.label(table)}`"
+            return CONFIGURED, f"each item picks an entry of {why if why.startswith(named) else f'{named}: {why}'}"
+    return found

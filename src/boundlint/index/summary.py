@@ -16,7 +16,7 @@ cached by content):
   ``dep`` / ``opaque`` (its first dependency call, a call of unknown effect) and
   ``dep_out`` / ``opaque_out`` (the same outside such a ``try``), ``async``,
   ``pool`` (its first thread-pool handoff) and ``pool_other`` (it awaits other
-  work), ``route`` and ``inputs`` for endpoints,
+  work), ``route``, ``inputs`` and ``guards`` (``index.guards``) for endpoints,
   ``outputs`` (types it sends back), ``binds`` (local name -> per-item provenance);
 - ``classes``: name -> ``{line, bases, fields}`` (``fields``: refs in its annotated attributes' types);
   ``instances``: module name -> class ref;
@@ -37,7 +37,7 @@ import ast
 import builtins
 
 from boundlint.facts.roles import ONCE
-from boundlint.index import attr_calls, closures, hooks, migrations
+from boundlint.index import attr_calls, closures, guards, hooks, migrations
 from boundlint.index.reader import FunctionReader, dotted, resolve_import_from
 
 
@@ -125,6 +125,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
             out["functions"][stmt.name] = facts = FunctionReader(stmt, ref, module, None, local, instances).facts()
             request_refs |= _request_refs(stmt, facts, ref)
             out["functions"][stmt.name]["role"] = hooks.role(stmt, None)
+            facts["guards"] = guards.guards(stmt) if facts.get("route") else []
             _once_facts(facts, stmt, None, ref, module, None, local, instances)
         elif isinstance(stmt, ast.ClassDef):
             bases = [r for r in map(_base_ref(ref), stmt.bases) if r]
@@ -138,6 +139,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                 if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     facts = FunctionReader(inner, ref, module, stmt.name, local, instances, tuple(bases)).facts()
                     facts["role"] = hooks.role(inner, bases)
+                    facts["guards"] = guards.guards(inner) if facts.get("route") else []
                     _once_facts(facts, inner, bases, ref, module, stmt.name, local, instances)
                     facts["attr_calls"] = attr_calls.attr_calls(inner, types)
                     if _stub(inner):

@@ -146,4 +146,13 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
         ("task", "shared_task", "periodic_task", "actor", "job", "consumer", "subscriber", "on_message",
          "scheduled_job", "cron", "repeat_every", "agent", "timer", "interval"),
         None),
+    "operator-guards": (
+        "Words in the name of an endpoint's injected dependency (`Depends(get_admin_user)`) that let only the "
+        "service's operators through: rows only such endpoints create are configured, like settings.",
+        ("admin", "superuser", "staff"),
+        None),
+    "row-creating-verbs": (
+        "First words of the methods of a table object that add rows (`insert_new_function`, `sync_functions`).",
+        ("insert", "create", "add", "sync", "import", "upsert", "register", "bulk", "save", "new"),
+        None),
 }
