@@ -174,8 +174,14 @@ def _limiter_param(param: cst.Param) -> bool:
     return bool(LIMITER_WORDS.search(param.name.value))
 
 
+# How a task takes a slot by call; acquire_nowait() fails fast when none is free, so at most N
+# tasks get past it either way.
+SLOT_GRABS = ("acquire", "acquire_nowait")
+
+
 def callee_limit(func: cst.BaseExpression, ctx: Context, depth: int = 0) -> str | None:
-    """``"semaphore in f"`` when the spawned callable acquires a limiter before its work.
+    """``"semaphore in f"`` when the spawned callable acquires a limiter before its work
+    (``with``, ``acquire()`` or ``acquire_nowait()``).
 
     *func* is the callable expression as spawned (``self._fetch``, a nested
     def's name, a lambda, ``functools.partial(f, ...)``).
@@ -198,7 +204,7 @@ def callee_limit(func: cst.BaseExpression, ctx: Context, depth: int = 0) -> str 
     for node in iter_nodes(target.body):
         if isinstance(node, cst.WithItem) and is_limiter(node.item, ctx, params) and not _per_call_limiter(node.item, target, ctx):
             return Limit(LIMITER, f"a limiter in `{target.name.value}`")
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "acquire":
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in SLOT_GRABS:
             if is_limiter(node.func.value, ctx, params) and not _per_call_limiter(node.func.value, target, ctx):
                 return Limit(LIMITER, f"a limiter in `{target.name.value}`")
     return _limit_below(target, ctx, depth) if depth < 2 else None

@@ -11,6 +11,7 @@ import libcst as cst
 
 from boundlint.analysis import limits
 from boundlint.analysis.context import Context, Loop
+from boundlint.analysis.limits.limiters import SLOT_GRABS
 from boundlint.analysis.names import dotted
 from boundlint.analysis.spawns import Spawn, is_task_group
 from boundlint.rules.base import short
@@ -33,7 +34,8 @@ _LIMITS_DOC = """
     - the spawned function (same module: nested def, method, lambda,
       `functools.partial`) enters `async with` / `with` on a semaphore,
       `BoundedSemaphore`, anyio/trio `CapacityLimiter` or
-      `aiolimiter.AsyncLimiter` (or acquires one), also when it is passed in,
+      `aiolimiter.AsyncLimiter` (or acquires one: `acquire()`, or
+      `acquire_nowait()`, which fails when no slot is free), also when it is passed in,
       or one of your own limiter helpers named in the `limiter-helpers`
       option, itself or in a function it awaits one or two calls further
       down (this module's, a method of `self`, or another module's: `await
@@ -207,7 +209,7 @@ def limiter_chain(call: cst.Call, target: cst.BaseExpression | None, ctx: Contex
         for node in limits.iter_nodes(func.body):
             if isinstance(node, cst.WithItem):
                 exprs.append(node.item)
-            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "acquire":
+            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in SLOT_GRABS:
                 exprs.append(node.func.value)
     for expr in exprs:
         bound = ctx.lookup(expr.value) if isinstance(expr, cst.Name) else None
