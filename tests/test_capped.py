@@ -69,6 +69,8 @@ def test_a_buffer_emptied_at_a_constant_size_is_capped():
     ("        window.append(record)\n", "        window.extend(record)\n"),  # many at once
     ("    await drain()\n", "    await drain()\n    window.append(last)\n"),  # a fill with no check after it
     ("            window.clear()\n", "            pass\n"),  # the helper does not empty it
+    ("        window.append(record)\n", "        [window.append(r) for r in record]\n"),  # many in one statement
+    ("    await drain()\n", "    await drain()\n    for r in records: window.append(r)\n"),  # a one-line body
 ])
 def test_look_alikes_of_a_flushed_buffer_cap_nothing(change):
     old, new = change

@@ -154,6 +154,8 @@ def flushed(func: cst.FunctionDef, name: str) -> str:
     adds to it (``append`` / ``add``, anywhere in *func* or functions nested in it) is followed in its
     block by ``if len(name) >= K:`` (``==``, ``>``) whose body empties it; nothing else adds to it or
     rebinds it to anything but an empty literal.  ``""`` otherwise."""
+    if _hidden_fill(func, name):
+        return ""
     helpers = _nested(func)
     caps: set[tuple[str, str]] = set()
     blocks: list[cst.CSTNode] = [func.body]
@@ -176,6 +178,28 @@ def flushed(func: cst.FunctionDef, name: str) -> str:
         return ""  # no fill, or fills flushed at different sizes
     ((op, k),) = caps
     return f"at most {k}{' + 1' if op == '>' else ''} items: emptied when `len({name}) {op} {k}`"
+
+
+def _hidden_fill(func: cst.FunctionDef, name: str) -> bool:
+    """True when *name* is named where one statement may add many items, or where the block walk does
+    not look: a comprehension, a lambda, a one-line body (``for x in xs: name.append(x)``)."""
+    stack: list[cst.CSTNode] = [func.body]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp, cst.Lambda,
+                                cst.SimpleStatementSuite)) and _mentions(current, name):
+            return any(isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and _is(n.func.value, name)
+                       for n in _walk(current)) or isinstance(current, cst.SimpleStatementSuite)
+        stack.extend(current.children)
+    return False
+
+
+def _walk(node: cst.CSTNode):
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.children)
 
 
 def _blocks_of(stmt: cst.CSTNode) -> list[cst.CSTNode]:
