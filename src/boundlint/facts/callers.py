@@ -102,13 +102,48 @@ def calls_in_module(func: cst.FunctionDef, name: str, chain: list[cst.CSTNode], 
         return None
     local = func.name.value if owner is None else f"{owner.name.value}.{func.name.value}"
     answer = ctx.project.ask("calls_of", ctx.project.ref(None, local))
-    if not answer or not answer["count"] or answer["modules"] != [ctx.project.module]:
+    if not answer or answer["modules"] not in ([], [ctx.project.module]):
         return None
     by_name = ctx.cache.get("calls_by_name")
     if by_name is None:
         by_name = ctx.cache["calls_by_name"] = _calls_by_name(ctx.module)
     static = any(dotted(d.decorator) == "staticmethod" for d in func.decorators)
     sites = _sites(by_name.get(func.name.value, []), func.name.value, owner, static)
-    if sites is None or len(sites) != answer["count"]:
+    if sites is not None and owner is not None:  # a class of its own with the name calls its own
+        sites = [s for s in sites if _class_of(s[1]) in (None, owner)
+                 or func.name.value not in ctx.index.methods.get(_class_of(s[1]).name.value, {})]
+    # the index keeps no calls made inside nested functions, nor `self.m()` of a subclass: counted here only
+    if not sites or len([s for s in sites if not _unseen(s[1], owner)]) != answer["count"]:
         return None
     return position, sites
+
+
+def _class_of(chain: list[cst.CSTNode]) -> cst.ClassDef | None:
+    return next((n for n in reversed(chain) if isinstance(n, cst.ClassDef)), None)
+
+
+def _unseen(chain: list[cst.CSTNode], owner: cst.ClassDef | None) -> bool:
+    """True when the project index keeps no link for a call *chain* encloses: it is made in a function
+    defined inside another function, or in a method of another class than *owner* (``self.m()`` of a
+    subclass)."""
+    if sum(isinstance(n, cst.FunctionDef) for n in chain) > 1:
+        return True
+    return owner is not None and _class_of(chain) not in (None, owner)
+
+
+def built_in_module(cls: cst.ClassDef, ctx) -> list[tuple[cst.Call, list[cst.CSTNode]]] | None:
+    """``[(call, chain)]``: every construction ``Cls(...)`` of the module-level class *cls* the project
+    makes, each with the nodes enclosing it, when all of them are in this module and found here; else
+    None (also when there is none)."""
+    if not ctx.project or not any(stmt is cls for stmt in ctx.module.body):
+        return None
+    answer = ctx.project.ask("calls_of", ctx.project.ref(None, cls.name.value))
+    if not answer or answer["modules"] not in ([], [ctx.project.module]):
+        return None
+    by_name = ctx.cache.get("calls_by_name")
+    if by_name is None:
+        by_name = ctx.cache["calls_by_name"] = _calls_by_name(ctx.module)
+    sites = _sites(by_name.get(cls.name.value, []), cls.name.value, None, False)
+    if not sites or len([s for s in sites if not _unseen(s[1], None)]) != answer["count"]:
+        return None
+    return sites

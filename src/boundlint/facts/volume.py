@@ -20,7 +20,10 @@ origin and answers ``(kind, why)``:
 - FIXED: a literal (also through ``a if c else b``, a literal table's entry
   or an unpacking of one), an UPPER_CASE constant, the result of a project
   function whose every return is a handful of literal items, the keys of data
-  a schema validated (a serializer's ``validated_data``, a model's dump);
+  a schema validated (a serializer's ``validated_data``, a model's dump), a
+  name the code caps first (``facts.capped``: a length guard that leaves early,
+  a buffer emptied at a constant size), a field of a frozen dataclass every
+  construction fills with such a collection (``facts.fields``);
 - derived collections keep their source's kind: a comprehension or generator
   over it, ``tuple``/``list``/``sorted``/``reversed``/``filter``/``map`` of it,
   ``a if c else b`` (an empty literal adds nothing), the results of
@@ -32,7 +35,7 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.analysis.names import dotted
-from boundlint.facts import bindings, callers, calls, configured, fills, installed, placement, positions
+from boundlint.facts import bindings, callers, calls, capped, configured, fields, fills, installed, placement, positions
 from boundlint.facts.literals import capped as _capped, index_of as _index_of, literal_items as _literal_items
 
 INPUT, CONFIGURED, FIXED, UNKNOWN = "input", "configured", "fixed", "unknown"
@@ -95,6 +98,9 @@ class _Reader:
             if id(func) not in memo:
                 memo[id(func)] = bindings.assignments(func)
             values = memo[id(func)].get(name)
+            limit = capped.cap(func, name) if values or bindings.param(func, name) is not None else ""
+            if limit:
+                return FIXED, limit
             if values:
                 filled = self.filled_here(func, name, depth) if all(map(_empty, values)) else None
                 return filled or _worst([self.expr(v, depth + 1) for v in values])
@@ -441,6 +447,12 @@ class _Reader:
                 return CONFIGURED, f"`{text}`, {once}"
             if root in ("self", "cls") or not root:
                 return UNKNOWN, ""
+            built = (fields.passed(root, parts[1], self.funcs, self.ctx)
+                     if len(parts) == 2 and not self.cut(depth + 1) else None)
+            if built is not None:  # a field of a frozen value object: what its constructions pass
+                kind, why = _worst([_Reader(c, self.ctx, self.path).expr(v, depth + 1) for v, c in built[1]])
+                if kind in (CONFIGURED, FIXED):
+                    return kind, f"`{text}`, which every `{built[0]}(...)` fills from {why}"
             return self.name(root, depth)
         if isinstance(expr, cst.Subscript):
             picked = self.items(expr, depth + 1)

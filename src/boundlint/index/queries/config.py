@@ -32,11 +32,12 @@ def signal(index: ProjectIndex, ref: str) -> str | None:
 
 def calls_of(index: ProjectIndex, ref: str) -> dict | None:
     """``{"modules": [module, ...], "count": n}``: the modules that call the project function *ref*
-    (a method too) and how many calls the project makes of it; None when it is no project function."""
-    found = index.function(ref)
-    if found is None:
+    (a method too, or a class: its constructions) and how many calls the project makes of it; None
+    when it is no project function or class."""
+    found = index.resolve(ref)
+    if found is None or found[0] not in ("function", "class"):
         return None
-    entry, name, _facts = found
+    _kind, entry, name = found
     calls = index.reverse()["callers"].get(f"{index.canonical(entry)}.{name}", ())
     return {"modules": sorted({index.canonical(e) for e, _caller, _call in calls}), "count": len(calls)}
 
