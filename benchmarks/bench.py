@@ -60,8 +60,9 @@ def compile_bytecode(exe: str) -> None:
     try:
         with open(shutil.which(exe) or exe, "rb") as fh:
             first = fh.readline().decode("utf-8", "replace").strip()
-        if first.startswith("#!") and " " not in first[2:].strip():
-            python = first[2:].strip()
+        interpreter = first[2:].strip()
+        if first.startswith("#!") and os.path.basename(interpreter).startswith("python"):
+            python = interpreter  # the console script's own interpreter (a wrapper script: this one)
     except OSError:
         pass
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
