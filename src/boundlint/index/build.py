@@ -186,14 +186,42 @@ def build_index(root: str, recursive: bool, cache_dir: str | None = None, extra:
     """
     from boundlint import filekeys
 
-    cache = SummaryCache(cache_dir)
-    keys = filekeys.for_dir(cache_dir)
-    todo = _modules(root, recursive, extra, keys)
-    _fill(cache, todo, keys)
-    index = _assemble(root, todo, cache, keys)
-    cache.flush()
-    keys.flush()
+    with _no_collection():
+        cache = SummaryCache(cache_dir)
+        keys = filekeys.for_dir(cache_dir)
+        todo = _modules(root, recursive, extra, keys)
+        _fill(cache, todo, keys)
+        index = _assemble(root, todo, cache, keys)
+        cache.flush()
+        keys.flush()
     return index
+
+
+class _no_collection:
+    """No cyclic garbage collection while an index is built (as it was before, after).
+
+    Building makes many small dicts that live as long as the index, and no cyclic garbage;
+    with collection on, each allocation-heavy step after the summaries are loaded (summarising
+    a changed module, importing the readers for it) walks all of them again, several times.
+    *freeze*: exempt what exists at the end from later collections too (``engine.run._settle``).
+    """
+
+    def __init__(self, freeze: bool = False) -> None:
+        self.freeze = freeze
+
+    def __enter__(self) -> None:
+        import gc
+
+        self.enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        import gc
+
+        if self.freeze:
+            gc.freeze()
+        if self.enabled:
+            gc.enable()
 
 
 def _assemble(root: str, todo: list, cache: SummaryCache, keys) -> ProjectIndex:
@@ -303,7 +331,9 @@ def _summarize_all(misses: list[tuple[str, str, bool]]) -> list[dict]:
         return [summary_of(*item) for item in misses]
     try:
         context = multiprocessing.get_context("fork")
-        with context.Pool(cores) as pool:
+        import gc
+
+        with context.Pool(cores, initializer=gc.enable) as pool:  # forked while the parent collects nothing
             return pool.starmap(summary_of, misses, chunksize=max(1, len(misses) // (cores * 8)))
     except (OSError, ValueError):  # no fork here, or no process could start: read them in this process
         return [summary_of(*item) for item in misses]
@@ -335,6 +365,11 @@ def prime(paths: list[str], cache_dir: str | None = None) -> None:
     The modules of all those projects are summarised in one batch, so the
     work is spread over every core however the files divide into projects.
     """
+    with _no_collection(freeze=True):  # the indexes live until the run ends (workers fork after this)
+        _prime(paths, cache_dir)
+
+
+def _prime(paths: list[str], cache_dir: str | None) -> None:
     from boundlint import filekeys
 
     by_root: dict[str, list[str]] = {}

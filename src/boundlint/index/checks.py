@@ -11,6 +11,7 @@ import ast
 from typing import Callable
 
 from boundlint import tables
+from boundlint.index.body import Body, walk
 from boundlint.index.shapes import dotted, present as _present
 
 
@@ -74,7 +75,7 @@ def measured_key(expr: ast.AST, params: list[str], unalias: Callable[[str], str]
 
 
 def param_reads(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str],
-                callee: Callable[[ast.Call], str | None]) -> dict:
+                callee: Callable[[ast.Call], str | None], body: Body | None = None) -> dict:
     """What the body of *func* does with each parameter it names (``self`` / ``cls`` aside).
 
     ``{param: {"read": {field: line}, "cleared": {field: line}, "whole": line, "passed": [[ref, at, line]]}}``:
@@ -86,27 +87,23 @@ def param_reads(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str],
     the first line the parameter itself is used otherwise (0: never), but
     ``passed``: handed as argument *at* (a position not counting ``self``,
     or a keyword) to the project function *ref* (lines are 1-based).
-    Nested functions count as the body's own uses.
+    Nested functions count as the body's own uses.  *body*: the ``body.walk`` of *func*
+    with these *params*, when the caller has it.
     """
     wanted = {p for p in params if p not in ("self", "cls")}
     if not wanted:
         return {}
-    parents: dict[int, ast.AST] = {}
-    names: list[ast.Name] = []
-    for stmt in func.body:
-        for node in ast.walk(stmt):
-            for child in ast.iter_child_nodes(node):
-                parents[id(child)] = node
-            if isinstance(node, ast.Name) and node.id in wanted:
-                names.append(node)
+    if body is None:
+        body = walk(func, params)
+    names = [(name, parent) for name, parent in body.names if name.id in wanted]
     if not names:
         return {}
+    parents = body.up
     always = {id(s) for s in _straight_line(func.body)}
     out: dict[str, dict] = {}
-    for name in names:
+    for name, parent in names:
         facts = out.setdefault(name.id, {"read": {}, "cleared": {}, "whole": 0, "passed": []})
         line = name.lineno
-        parent = parents.get(id(name))
         if isinstance(name.ctx, (ast.Store, ast.Del)):
             _first(facts, "whole", line)
         elif isinstance(parent, ast.Attribute) and parent.value is name:
@@ -154,9 +151,10 @@ def _straight_line(body: list[ast.stmt]):
 _RAW_BODY = frozenset({"json", "body", "form", "stream"})
 
 
-def reads_raw_body(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str]) -> bool:
+def reads_raw_body(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str], body: Body | None = None) -> bool:
     """The body reads the raw request a parameter holds (``await request.json()``): what a model
-    parameter declares may reach the handler that way too."""
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _RAW_BODY
+    parameter declares may reach the handler that way too.  *body*: the ``body.walk`` of *func*."""
+    calls = (body or walk(func, params)).calls
+    return any(isinstance(n.func, ast.Attribute) and n.func.attr in _RAW_BODY
                and isinstance(n.func.value, ast.Name) and n.func.value.id in params and not n.args
-               for stmt in func.body for n in ast.walk(stmt))
+               for n in calls)

@@ -49,16 +49,17 @@ def role(func: ast.FunctionDef | ast.AsyncFunctionDef, bases: list[str] | None) 
     return found
 
 
-def links(tree: ast.Module, ref: Callable[[ast.AST], str | None], module: str) -> tuple[list[str], list[str]]:
+def links(tree: ast.Module, ref: Callable[[ast.AST], str | None], module: str,
+          walked: dict | None = None) -> tuple[list[str], list[str]]:
     """``(hooks, passed)``: sorted refs of the functions *tree* registers as once hooks (also by a call of a
     ``hook-registrars`` method: ``app.before_server_start(partial(f, x))``), and of those it hands over as a
     value anywhere else, a hook handed elsewhere too in both (*ref* resolves a name; *module* is the module's
-    own name).  A function handed to an executor's ``submit`` / ``map`` is neither: the reader records
-    that as a call."""
+    own name; *walked*: id of a ``def`` -> the ``body.walk`` of its body, whose calls are taken from it).
+    A function handed to an executor's ``submit`` / ``map`` is neither: the reader records that as a call."""
     hook_names = _hook_names()
     hooks: set[str] = set()
     passed: set[str] = set()
-    for owner, node in _calls(tree):
+    for owner, node in _calls(tree, walked or {}):
         def named(expr: ast.AST) -> list[str]:
             items = expr.elts if isinstance(expr, (ast.List, ast.Tuple, ast.Set)) else [expr]
             out = []
@@ -126,17 +127,25 @@ _LEAVES = (ast.Name, ast.Constant, ast.expr_context, ast.alias, ast.arg, ast.ope
            ast.boolop)
 
 
-def _calls(tree: ast.Module):
-    """``(enclosing class name or None, call)`` for every call in *tree* (decorators included)."""
+def _calls(tree: ast.Module, walked: dict):
+    """``(enclosing class name or None, call)`` for every call with arguments in *tree* (decorators
+    included); the body of a ``def`` in *walked* is not walked again (see ``links``)."""
     stack: list[tuple[str | None, ast.AST]] = [(None, tree)]
     while stack:
         owner, node = stack.pop()
+        fields = node._fields
         if isinstance(node, ast.Call):
             if node.args or node.keywords:
                 yield owner, node
         elif isinstance(node, ast.ClassDef):
             owner = node.name
-        for field in node._fields:  # the children, skipping leaves that hold no call
+        elif id(node) in walked:
+            body = walked[id(node)]
+            for call in body.hook_calls:
+                yield owner, call
+            stack.extend((owner, c) for c in body.classes)  # a class sets its own name as the owner
+            fields = tuple(f for f in fields if f != "body")
+        for field in fields:  # the children, skipping leaves that hold no call
             value = getattr(node, field, None)
             if isinstance(value, list):
                 stack.extend((owner, v) for v in value if isinstance(v, ast.AST) and not isinstance(v, _LEAVES))

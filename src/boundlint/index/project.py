@@ -24,6 +24,19 @@ _MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 _MAX_HOPS = 12
 
 
+def resolve_import_from(module: str, is_package: bool, level: int, name: str | None) -> str | None:
+    """The absolute module an ``from <level dots><name> import ...`` names, or None when it climbs too high."""
+    if not level:
+        return name or ""
+    parts = module.split(".")
+    if not is_package:
+        parts = parts[:-1]
+    if level - 1 > len(parts):
+        return None
+    base = parts[: len(parts) - (level - 1)] if level > 1 else parts
+    return ".".join([*base, name] if name else base)
+
+
 def _is_package(directory: str) -> bool:
     return os.path.isfile(os.path.join(directory, "__init__.py")) or os.path.isfile(os.path.join(directory, "__init__.pyi"))
 

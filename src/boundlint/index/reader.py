@@ -16,12 +16,13 @@ from typing import Callable
 
 from boundlint import tables
 from boundlint.facts.calls import STDLIB
+from boundlint.index.body import child_fields, walk
 from boundlint.index.returns import returned
 from boundlint.index.checks import _rejected_keys, _terminates, measured_key, param_reads, reads_raw_body
 from boundlint.index.shapes import (
     built_here, own_method, test_module,
     _failover, _is_const, _is_const_batch, _paced, _shares_pool, _short_sleep, _short_text, dotted,
-    absorbed_calls, handed_calls, pool_facts, record_dependency, record_pool,
+    handed_calls, pool_facts, record_dependency, record_pool,
 )
 from boundlint.tables.defaults import LIMITER_WORDS
 
@@ -35,19 +36,6 @@ def _model_dependency(default: ast.Call) -> bool:
 
 
 _GRPC_CONTEXTS = frozenset({"context", "ctx", "_context"})
-
-
-def resolve_import_from(module: str, is_package: bool, level: int, name: str | None) -> str | None:
-    """The absolute module an ``from <level dots><name> import ...`` names, or None when it climbs too high."""
-    if not level:
-        return name or ""
-    parts = module.split(".")
-    if not is_package:
-        parts = parts[:-1]
-    if level - 1 > len(parts):
-        return None
-    base = parts[: len(parts) - (level - 1)] if level > 1 else parts
-    return ".".join([*base, name] if name else base)
 
 
 class FunctionReader:
@@ -66,9 +54,10 @@ class FunctionReader:
         args = func.args
         self.params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         self.defaults = self._defaults()
+        self.body = walk(func, self.params)  # one walk of the body for every question but this reader's own
         self.binds: dict[str, dict] = {}
         self.awaited: set[int] = set()  # ids of calls that are awaited
-        self._handed: set[int] | None = None  # handed_calls(func), read only once a call builds a model
+        self._handed: set[int] | None = None  # handed_calls(), read only once a call builds a model
         self.loop_vars: dict[str, dict] = {}
         self._gathered: dict[int, str] = {}  # id of a comprehension a gather() unpacks -> that call's text
         self.out: dict = {"line": func.lineno, "params": self.params, "method": owner is not None,
@@ -76,8 +65,8 @@ class FunctionReader:
                           "len_checked": [], "pauses": False, "pause_calls": [], "raises": False, "batches": None,
                           "calls": [], "dep": None, "opaque": False, "route": None, "inputs": [], "outputs": [],
                           "cached": False, "built": [], "filled": [], "size_checked": [],
-                          "dep_out": None, "opaque_out": False, **pool_facts(func)}
-        self._absorbed = absorbed_calls(func)  # ids of calls whose failure a catch-all `try` here stops
+                          "dep_out": None, "opaque_out": False, **pool_facts(func, self.body.awaits_other)}
+        self._absorbed = self.body.absorbed  # ids of calls whose failure a catch-all `try` here stops
         self.sizes: dict[str, str] = {}  # size = len(json.dumps(params)): local name -> the parameter it measures
         self.aliases: dict[str, str] = {}  # users = body.users: local name -> the parameter key it holds, until rebound
         self.size_keys: dict[str, str] = {}  # size = len(json.dumps(body.meta)): local name -> the key it measures
@@ -159,9 +148,9 @@ class FunctionReader:
                         self.out["client"] = made
                     elif made is not None:
                         self.out["client_call"] = made
-        self.out["returns"] = returned(func, self.params)
-        self.out["reads"] = param_reads(func, self.params, self._callee)
-        if self.out["route"] and reads_raw_body(func, self.params):
+        self.out["returns"] = returned(func, self.params, self.body)
+        self.out["reads"] = param_reads(func, self.params, self._callee, self.body)
+        if self.out["route"] and reads_raw_body(func, self.params, self.body):
             self.out["raw_body"] = True
         self.out["len_checked"] = sorted(set(self.out["len_checked"]))
         self.out["size_checked"] = sorted(set(self.out["size_checked"]))
@@ -193,7 +182,7 @@ class FunctionReader:
         if self.func.returns is not None:
             self.out["outputs"].extend(self._type_refs(self.func.returns))
         markers = tables.table("dependency-markers")
-        used = {n.id for stmt in self.func.body for n in ast.walk(stmt) if isinstance(n, ast.Name)}
+        used = {n.id for n, _ in self.body.names}
         args = self.func.args
         for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
             if arg.arg in ("self", "cls"):
@@ -307,13 +296,14 @@ class FunctionReader:
             elt = stmt.value.args[0]
             self.binds[stmt.value.func.value.id] = {"each": loop["src"], "call": self.ref(elt.func) or dotted(elt.func) or "?",
                                                      "line": elt.lineno}
-        for child in ast.iter_child_nodes(stmt):
-            if isinstance(child, ast.stmt):
-                self._statement(child, loop)
-            elif isinstance(child, (ast.expr, ast.excepthandler)):
-                if isinstance(child, ast.excepthandler):
+        for field in child_fields(type(stmt)):  # as ast.iter_child_nodes, without its generators
+            value = getattr(stmt, field, None)
+            for child in value if type(value) is list else (value,):
+                if isinstance(child, ast.stmt):
+                    self._statement(child, loop)
+                elif isinstance(child, ast.excepthandler):
                     self._statements(child.body, loop)
-                else:
+                elif isinstance(child, ast.expr):
                     self._exprs(child, loop)
 
     def _measured(self, expr: ast.AST, key: bool = False) -> str | None:
@@ -420,7 +410,7 @@ class FunctionReader:
                 self.out["built"].append(made_here)
         built = built_here(call, made, self.ref) if not test_module(self.module) else None
         if built is not None and self._handed is None:
-            self._handed = handed_calls(self.func)
+            self._handed = handed_calls(self.body.calls)
         if built is not None and id(call) not in self._handed:
             self.out["filled"].append(built)  # Payload(texts=...), Payload.model_validate({...}): the project fills it
         if short == "acquire" and isinstance(func, ast.Attribute):

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import ast
 
+from boundlint.index.body import child_fields
+
 HANDFUL = 8
 # Calls that hand back (a copy or filter of) their first argument, never more items than it has.
 _COPIES = frozenset({"list", "tuple", "set", "frozenset", "sorted", "reversed", "fromkeys", "filter"})
@@ -51,12 +53,17 @@ def _count(expr: ast.AST | None, depth: int = 0) -> int | None:
     return None
 
 
-def _returns(func: ast.AST) -> tuple[list[ast.Return], bool, set[str]]:
-    """The return statements of *func*'s own body, whether it yields, and the names it binds."""
+def _returns(func: ast.AST, body=None) -> tuple[list[ast.Return], bool, set[str]]:
+    """The return statements of *func*'s own body, whether it yields, and the names it binds;
+    *body*: the ``body.walk`` of *func*, whose answers are taken for the statements of its body."""
     out: list[ast.Return] = []
     yields = False
     bound: set[str] = set()
     stack = list(ast.iter_child_nodes(func))
+    if body is not None:  # the body's statements were walked: only its decorators, arguments and annotation are left
+        statements = {id(stmt) for stmt in func.body}  # type: ignore[attr-defined]
+        stack = [node for node in stack if id(node) not in statements]
+        out, yields, bound = list(body.returns), body.yields, set(body.bound)
     while stack:
         node = stack.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
@@ -67,7 +74,12 @@ def _returns(func: ast.AST) -> tuple[list[ast.Return], bool, set[str]]:
             yields = True
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             bound.add(node.id)
-        stack.extend(ast.iter_child_nodes(node))
+        for field in child_fields(type(node)):  # ast.iter_child_nodes, without its generators
+            value = getattr(node, field, None)
+            if type(value) is list:
+                stack.extend(child for child in value if isinstance(child, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append(value)
     return out, yields, bound
 
 
@@ -142,10 +154,10 @@ def _subset(func: ast.AST, found: list[ast.Return], params: list[str]) -> str | 
     return source.pop() if built == 1 and len(source) == 1 else None
 
 
-def returned(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str]) -> dict | None:
+def returned(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str], body=None) -> dict | None:
     """See the module doc: ``{"fixed": n}``, ``{"param": name}`` or None for the function *func*
-    whose parameter names are *params*."""
-    found, yields, bound = _returns(func)
+    whose parameter names are *params* (*body*: its ``body.walk``, when the caller has it)."""
+    found, yields, bound = _returns(func, body)
     if yields or not found:
         return None
     names = {r.value.id for r in found if isinstance(r.value, ast.Name)}

@@ -98,29 +98,10 @@ def absorbs(stmt: ast.Try) -> bool:
             and not any(isinstance(n, ast.Raise) for h in stmt.handlers for n in _inside(h.body)))
 
 
-def absorbed_calls(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
-    """Ids of the calls of *func* whose failure an enclosing ``try`` of *func* ``absorbs``."""
-    out: set[int] = set()
-    stack = [(node, False) for node in func.body]  # one walk: (node, under the body of an absorbing try)
-    while stack:
-        node, absorbed = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        if absorbed and isinstance(node, ast.Call):
-            out.add(id(node))
-        if isinstance(node, ast.Try) and absorbs(node):
-            stack.extend((child, True) for child in node.body)
-            stack.extend((child, absorbed) for child in node.handlers + node.orelse + node.finalbody)
-            continue
-        stack.extend((child, absorbed) for child in ast.iter_child_nodes(node))
-    return out
-
-
-def handed_calls(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
-    """Ids of the calls under *func* (nested functions too) handed straight to a function
-    (``hook(data=Request(keys=k))``): an API called in-process."""
-    return {id(a) for n in ast.walk(func) if isinstance(n, ast.Call)
-            and not (dotted(n.func) or "f").rsplit(".", 1)[-1][:1].isupper()
+def handed_calls(calls: list[ast.Call]) -> set[int]:
+    """Ids of the calls handed straight to a function among *calls* (``hook(data=Request(keys=k))``,
+    every call under a function's body: ``body.Body.calls``): an API called in-process."""
+    return {id(a) for n in calls if not (dotted(n.func) or "f").rsplit(".", 1)[-1][:1].isupper()
             for a in (*n.args, *(k.value for k in n.keywords))}
 
 
@@ -130,15 +111,12 @@ _STARTS = frozenset({"gather", "wait", "as_completed", "wait_for", "shield", "cr
                      "start_soon", "run_coroutine_threadsafe", "submit", "map"})
 
 
-def pool_facts(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict:
+def pool_facts(func: ast.FunctionDef | ast.AsyncFunctionDef, awaits_other: bool) -> dict:
     """``async``, ``pool`` (filled by ``record_pool``) and ``pool_other``: a coroutine awaits something
-    no call record shows (``await task``, ``async with`` / ``async for``), so its awaited work is not
-    all handed to a thread pool."""
+    no call record shows (``await task``, ``async with`` / ``async for``: *awaits_other*, see
+    ``body.Body``), so its awaited work is not all handed to a thread pool."""
     is_async = isinstance(func, ast.AsyncFunctionDef)
-    other = is_async and any(
-        isinstance(n, (ast.AsyncWith, ast.AsyncFor)) or (isinstance(n, ast.Await) and not isinstance(n.value, ast.Call))
-        or (isinstance(n, ast.comprehension) and n.is_async) for n in _inside(func.body))
-    return {"async": is_async, "pool": None, "pool_other": other}
+    return {"async": is_async, "pool": None, "pool_other": is_async and awaits_other}
 
 
 def record_pool(out: dict, call: ast.Call, made: str | None, name: str, awaited: bool) -> None:

@@ -38,7 +38,8 @@ import builtins
 
 from boundlint.facts.roles import ONCE
 from boundlint.index import attr_calls, closures, guards, hooks, migrations
-from boundlint.index.reader import FunctionReader, dotted, resolve_import_from
+from boundlint.index.project import resolve_import_from
+from boundlint.index.reader import FunctionReader, dotted
 
 
 def empty() -> dict:
@@ -120,10 +121,13 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                     out["aliases"][target.id] = sorted(_annotation_refs(value, ref))  # Any = Union[A, B]
     instances = out["instances"]
     request_refs: set[str] = set()
+    walked = {}  # id of each function read -> the walk of its body, for hooks.links
     for stmt in body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            out["functions"][stmt.name] = facts = FunctionReader(stmt, ref, module, None, local, instances).facts()
-            request_refs |= _request_refs(stmt, facts, ref)
+            reader = FunctionReader(stmt, ref, module, None, local, instances)
+            out["functions"][stmt.name] = facts = reader.facts()
+            walked[id(stmt)] = reader.body
+            request_refs |= _request_refs(stmt, facts, ref, reader.body)
             out["functions"][stmt.name]["role"] = hooks.role(stmt, None)
             facts["guards"] = guards.guards(stmt) if facts.get("route") else []
             _once_facts(facts, stmt, None, ref, module, None, local, instances)
@@ -137,7 +141,9 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
             types = attr_calls.attr_types(stmt, ref)  # self._manager = Manager(...): for the once judgement
             for inner in _flat(stmt.body):
                 if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    facts = FunctionReader(inner, ref, module, stmt.name, local, instances, tuple(bases)).facts()
+                    reader = FunctionReader(inner, ref, module, stmt.name, local, instances, tuple(bases))
+                    facts = reader.facts()
+                    walked[id(inner)] = reader.body
                     facts["role"] = hooks.role(inner, bases)
                     facts["guards"] = guards.guards(inner) if facts.get("route") else []
                     _once_facts(facts, inner, bases, ref, module, stmt.name, local, instances)
@@ -145,12 +151,12 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                     if _stub(inner):
                         facts["stub"] = True
                     out["functions"][f"{stmt.name}.{inner.name}"] = facts
-                    request_refs |= _request_refs(inner, facts, ref)
+                    request_refs |= _request_refs(inner, facts, ref, reader.body)
     out["request_refs"] = sorted(request_refs)
     built = {r for facts in out["functions"].values() for r in facts.pop("built")}
     out["built"] = sorted(built)
     out["filled"] = sorted({r for facts in out["functions"].values() for r in facts.pop("filled")})
-    out["hooks"], passed = hooks.links(tree, ref, module)
+    out["hooks"], passed = hooks.links(tree, ref, module, walked)
     # of this module's own names, only functions and methods matter: constants and instances are no callees
     own = {r for r in passed if r.startswith(module + ".") and r[len(module) + 1:] not in out["functions"]}
     out["passed"] = [r for r in passed if r not in own]
@@ -191,26 +197,24 @@ def _annotation_refs(expr: ast.AST, ref) -> set[str]:
 _REQUEST_PARAMS = frozenset({"request", "req"})
 
 
-def _request_refs(func: ast.FunctionDef | ast.AsyncFunctionDef, facts: dict, ref) -> set[str]:
+def _request_refs(func: ast.FunctionDef | ast.AsyncFunctionDef, facts: dict, ref, walked) -> set[str]:
     """Capitalised names that a route, or a function reading a ``request`` (a parameter, or Flask's global),
-    mentions: the models it may read the body into."""
+    mentions: the models it may read the body into (*walked*: the ``body.walk`` of *func*)."""
     args = func.args
     reads = facts.get("route") is not None or any(
         a.arg in _REQUEST_PARAMS for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
-    out, stored, loaded = set(), set(), False
-    for stmt in func.body:
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Name):
-                if node.id in _REQUEST_PARAMS:
-                    if isinstance(node.ctx, ast.Store):
-                        stored.add(node.id)
-                    else:
-                        loaded = True
-                elif node.id[:1].isupper():
-                    r = ref(node)
-                    if r is not None:
-                        out.add(r)
-    return out if reads or (loaded and not stored) else set()  # a local named `request` is no request
+    capitalised, stored, loaded = [], set(), False
+    for node, _parent in walked.names:
+        if node.id in _REQUEST_PARAMS:
+            if isinstance(node.ctx, ast.Store):
+                stored.add(node.id)
+            else:
+                loaded = True
+        elif node.id[:1].isupper():
+            capitalised.append(node)
+    if not (reads or (loaded and not stored)):  # a local named `request` is no request
+        return set()
+    return {r for r in map(ref, capitalised) if r is not None}
 
 
 def _import_statements(body: list[ast.stmt]):

@@ -59,7 +59,7 @@ class ProjectView:
             if not dots:
                 return qualname
             rest = qualname[dots:]
-            from boundlint.index.reader import resolve_import_from
+            from boundlint.index.project import resolve_import_from
 
             base = resolve_import_from(self.module, self.entry.is_package, dots, None)
             if base is None:
