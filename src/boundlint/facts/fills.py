@@ -11,6 +11,14 @@ _READERS = frozenset({"len", "list", "tuple", "set", "frozenset", "sorted", "rev
                       "any", "all", "sum", "min", "max", "dict", "print", "isinstance", "bool"})
 
 
+def empty(expr: cst.BaseExpression) -> bool:
+    """``[]``, ``set()``, ``{}``: a collection built empty, as large as what fills it."""
+    if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
+        return not expr.elements
+    return (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("list", "set", "dict")
+            and not expr.args)
+
+
 def _mentions(node: cst.CSTNode, name: str) -> bool:
     stack = [node]
     while stack:

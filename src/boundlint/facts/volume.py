@@ -35,7 +35,8 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.analysis.names import dotted
-from boundlint.facts import bindings, callers, calls, capped, configured, fields, fills, installed, placement, positions
+from boundlint.facts import bindings, callers, calls, capped, configured, fields, fills, installed, lookups, placement, positions
+from boundlint.facts.fills import empty as _empty
 from boundlint.facts.literals import capped as _capped, index_of as _index_of, literal_items as _literal_items
 
 INPUT, CONFIGURED, FIXED, UNKNOWN = "input", "configured", "fixed", "unknown"
@@ -48,14 +49,6 @@ _WALK_METHODS = frozenset({"iterdir", "glob", "rglob", "readlines", "read_text",
 _REQUEST_WORDS = frozenset({"request", "req", "body", "payload", "batch", "messages", "msgs", "records", "events"})
 _PENDING = (UNKNOWN, "a name being resolved")
 _DEPTH = 10  # hops through assignments, callers, helpers and tables (a sub-expression is no hop: it is finite)
-
-
-def _empty(expr: cst.BaseExpression) -> bool:
-    """``[]``, ``set()``, ``{}``: a collection built empty, as large as what fills it."""
-    if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
-        return not expr.elements
-    return (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("list", "set", "dict")
-            and not expr.args)
 
 
 def _worst(found: list[tuple[str, str]]) -> tuple[str, str]:
@@ -119,6 +112,10 @@ class _Reader:
         """The kind of *name*, built empty in *func*, from what fills it there (``fills.fills``): as many
         items as the loops around each fill walk (one for a fill outside any loop) plus what an
         ``extend`` adds; None when the fills are not all seen or there are none."""
+        owner = next((n.name.value for n in reversed(self.chain) if isinstance(n, cst.ClassDef)), None)
+        picked = lookups.filled(func, name, self.ctx.settings, owner)  # `out.append(hit)`: one per registry entry
+        if picked:
+            return CONFIGURED, picked
         found = fills.fills(func, name)
         if not found or self.cut(depth + 1):
             return None
@@ -468,6 +465,9 @@ class _Reader:
         if isinstance(expr, cst.Call):
             return self.call(expr, depth)
         if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            picked = lookups.kept(expr, lambda coll: self.expr(coll, depth + 1))  # `if k in registry`
+            if picked:
+                return CONFIGURED, picked
             kinds, comp = [], expr.for_in  # as many items as all its `for` clauses walk together
             while comp is not None:
                 kinds.append(self.expr(comp.iter, depth))
