@@ -57,3 +57,10 @@ def test_filled_refuses_a_fill_of_another_shape():
     assert lookups.filled(_func(source.format(extra=keyed)), "out", Settings(), None) == ""
     rebound = "    s = ids\n"  # the name is bound to something else too
     assert lookups.filled(_func(source.format(extra=rebound)), "out", Settings(), None) == ""
+
+
+def test_an_awaited_read_of_the_registry_a_class_keeps(judged):
+    assert judged[(74, "BND101")] == (
+        "low", "the volume is configured: the keys found in `allowed` (`self.get_allowed_backends()`, a read of the "
+               "registry of configured backends that `BackendManager` keeps), one per configured entry at most")
+    assert judged[(80, "BND101")] == ("medium", "per item: `client.get()`")  # jobs, not backends

@@ -44,6 +44,14 @@ def lookup(value: cst.BaseExpression, settings, owner: str | None) -> str:
     return configured.registry_read(inner.func, settings, owner)
 
 
+def registry_call(expr: cst.BaseExpression, chain: list[cst.CSTNode], settings) -> bool:
+    """True when *expr* (an awaited expression, where *chain* leads to it) calls a read method of a
+    registry of a configured kind (``configured.registry_read``, with the class *chain* is in): an
+    async registry is read as the sync one is."""
+    owner = next((n.name.value for n in reversed(chain) if isinstance(n, cst.ClassDef)), None)
+    return isinstance(expr, cst.Call) and bool(configured.registry_read(expr.func, settings, owner))
+
+
 def _entry(name: str, values: list[cst.BaseExpression], settings, owner: str | None) -> str:
     """Why every value bound to *name* is an entry of a configured registry: one lookup at least, the
     others calls made of *name* itself (``server = with_defaults(server)``, ``server.copy()``); else ``""``."""

@@ -422,6 +422,8 @@ class _Reader:
             cap = _capped(expr.expression, self.ctx.settings) if isinstance(expr.expression, cst.Call) else ""
             if cap:
                 return FIXED, cap
+            if lookups.registry_call(expr.expression, self.chain, self.ctx.settings):  # `await manager.get_servers()`
+                return self.call(expr.expression, depth)
             gathered = self.gathered(expr.expression, depth) if isinstance(expr.expression, cst.Call) else None
             if gathered is not None:
                 return gathered
