@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from boundlint.index.project import ProjectIndex
+from boundlint.index.shapes import test_module
 
 
 def named_elsewhere(index: ProjectIndex, ref: str) -> str:
     """``yes`` when another module of the project imports the class *ref* (under any name, also
     inside a function or through a re-export), ``no`` when none does, ``unknown`` when it cannot
-    be told: *ref* is no class of the project, its module is a loose one, or some module imports the module defining it as a
+    be told: *ref* is no class of the project, its module is a loose one or test code, or some module imports the module defining it as a
     module (``from app import serializers``) or star-imports it, and may reach the class as an
     attribute.  Test modules count: code that names the class may use it.
     """
@@ -16,8 +17,8 @@ def named_elsewhere(index: ProjectIndex, ref: str) -> str:
         return "unknown"
     key = index.key(ref)
     home = found[1]
-    if not (home.is_package or any("." in name for name in home.names)):
-        return "unknown"  # a loose module: the project around it is not in sight
+    if not (home.is_package or any("." in name for name in home.names)) or any(test_module(n) for n in home.names):
+        return "unknown"  # a loose module, or test code: the project around it is not in sight
     answer = "no"
     for entry in {id(e): e for e in index.modules.values()}.values():
         if entry is home:
