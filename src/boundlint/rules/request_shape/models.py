@@ -100,6 +100,10 @@ class UnboundedRequestCollection(Rule):
       from such a model), its findings are `low` severity: an outbound
       payload, a parsed answer, a documentation schema.  In a loose module,
       or a project with no endpoint in sight, the name or cap still counts.
+      Likewise a DRF serializer that only its own input methods mark as a
+      request is `low` when nothing in the project names it: not its own
+      module outside its `class` statement, and no other module imports it
+      (nor the module holding it, whose attribute it could be).
     Same-module base classes of a request model are judged with it.
     SQLModel tables (`table=True`) are storage, never judged.  A
     plain `@dataclass`, attrs class or `TypedDict` validates nothing when
@@ -118,7 +122,8 @@ class UnboundedRequestCollection(Rule):
       `msgspec.json.decode(resp.content, type=Page)`) and the models they
       nest;
     - models the project builds itself: from keyword arguments or a dict
-      literal (in any module but test code: `payload = ScanPayload(texts=t)`
+      literal (in any module but test code: `payload = ScanPayload(texts=t)`,
+      `ScanPayload(**{"texts": t, **extra})`
       or `ScanPayload.model_validate({"texts": t})` before a call to a
       vendor; not one handed straight to a function, `hook(data=Req(...))`,
       nor one filled from `data=` or off the request), or validated and
