@@ -171,6 +171,30 @@ def test_taken_as_input_needs_the_project_in_sight(tmp_path):
     assert queries.taken_as_input(alone, "schemas.Alone") == "unknown"  # a loose module: the project is not in sight
 
 
+def test_named_elsewhere_sees_imports_of_the_class_and_of_its_module(tmp_path):
+    write(tmp_path, {
+        "pyproject.toml": "",
+        "app/__init__.py": "",
+        "app/shapes.py": "class Used:\n    pass\n\nclass Inner:\n    pass\n\nclass Orphan:\n    pass\n",
+        "app/views.py": "from app.shapes import Used\n",
+        "app/jobs.py": "def run():\n    from app.shapes import Inner as Alias\n    return Alias()\n",
+        "other/__init__.py": "",
+        "other/shapes.py": "class Reached:\n    pass\n",
+        "other/views.py": "from other import shapes\n\ndef get():\n    return shapes.Reached()\n",
+        "loose/schemas.py": "class Alone:\n    pass\n",
+    })
+    index = build_index(str(tmp_path), True)
+    answers = {ref: queries.named_elsewhere(index, ref) for ref in (
+        "app.shapes.Used", "app.shapes.Inner", "app.shapes.Orphan", "other.shapes.Reached", "app.views.Used")}
+    # imported by name (also renamed, inside a function), by nobody, reachable as an attribute of its module;
+    # a re-import resolves to the class it names
+    assert answers == {"app.shapes.Used": "yes", "app.shapes.Inner": "yes", "app.shapes.Orphan": "no",
+                       "other.shapes.Reached": "unknown", "app.views.Used": "yes"}
+    assert queries.named_elsewhere(index, "app.jobs.run") == "unknown"  # not a class
+    alone = build_index(str(tmp_path / "loose"), False)
+    assert queries.named_elsewhere(alone, "schemas.Alone") == "unknown"  # a loose module: the project is not in sight
+
+
 def test_reader_records_what_a_function_returns():
     """A handful of literal items (also filtered, copied or chosen by ``if``), or a parameter handed back."""
     from boundlint.index.summary import summarize

@@ -211,7 +211,8 @@ _VALIDATORS = frozenset({"model_validate", "parse_obj", "model_construct", "cons
 
 def built_here(call: ast.Call, made: str | None, ref) -> str | None:
     """The ref of the class *call* fills with data the code writes itself, else None: keyword arguments
-    only (``Payload(texts=t, tools=ts)``) or a dict literal (``Payload.model_validate({"texts": t})``).
+    only (``Payload(texts=t, tools=ts)``, ``Payload(**{"texts": t})``) or a dict literal
+    (``Payload.model_validate({"texts": t})``).
     A class is told from a function by its capitalised name; *ref* resolves a Name/Attribute chain."""
     func = call.func
     if isinstance(func, ast.Attribute) and func.attr in _VALIDATORS and len(call.args) == 1 and not call.keywords:
@@ -220,9 +221,19 @@ def built_here(call: ast.Call, made: str | None, ref) -> str | None:
             return owner
         return None
     if (made is not None and made.rsplit(".", 1)[-1][:1].isupper() and call.keywords and not call.args
-            and all(kw.arg is not None and kw.arg != "data" and not _reads_request(kw.value) for kw in call.keywords)):
+            and all(_written(kw) for kw in call.keywords)):
         return made  # not `Serializer(data=...)` (DRF validates input so) nor `Query(ids=request.args...)`
     return None
+
+
+def _written(kw: ast.keyword) -> bool:
+    """A keyword argument whose value the code writes: ``texts=t``, or ``**{"texts": t, **extra}`` (a dict
+    literal naming at least one key); not ``data=`` nor a value read off the request."""
+    if kw.arg is not None:
+        return kw.arg != "data" and not _reads_request(kw.value)
+    spread = kw.value
+    return (isinstance(spread, ast.Dict) and any(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in spread.keys)
+            and not any(_reads_request(v) for v in spread.values))
 
 
 def _reads_request(expr: ast.AST) -> bool:

@@ -25,6 +25,7 @@ from boundlint.index.queries.config import calls_of, configured, constructed, re
 from boundlint.index.queries.dependency import defined, dependency, failing_dependency, instance_of, pooled
 from boundlint.index.queries.installed import operator_rows
 from boundlint.index.queries.limits import batches, client_factory, len_checked, limiter, pauses
+from boundlint.index.queries.named import named_elsewhere
 from boundlint.index.queries.requests import class_uses, input_field_reads, input_len_checks, is_enum, taken_as_input
 
 QUERIES: dict[str, Callable] = {
@@ -36,5 +37,5 @@ QUERIES: dict[str, Callable] = {
     "size_checked": size_checked, "input_len_checks": input_len_checks, "input_field_reads": input_field_reads,
     "is_enum": is_enum, "taken_as_input": taken_as_input, "returns": returns, "constructed": constructed,
     "passed": passed, "signal": signal, "calls_of": calls_of, "defined": defined,
-    "once_callers": once_callers, "operator_rows": operator_rows,
+    "once_callers": once_callers, "operator_rows": operator_rows, "named_elsewhere": named_elsewhere,
 }

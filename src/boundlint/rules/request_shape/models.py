@@ -26,6 +26,7 @@ from boundlint.rules.request_shape.model_roles import (
     _write_view_serializers,
 )
 from boundlint.rules.request_shape.mapping_uses import RECORD, WALKED, mapping_uses
+from boundlint.rules.request_shape.unnamed import unnamed_models
 from boundlint.rules.request_shape.unread import unread_fields
 from boundlint.rules.request_shape.model_sources import (
     _DUMPS, _built_here, _constructed, _data_source, _data_source_of, _decoded, _dumped_by_helper, _fills_from_data,
@@ -99,6 +100,10 @@ class UnboundedRequestCollection(Rule):
       from such a model), its findings are `low` severity: an outbound
       payload, a parsed answer, a documentation schema.  In a loose module,
       or a project with no endpoint in sight, the name or cap still counts.
+      Likewise a DRF serializer that only its own input methods mark as a
+      request is `low` when nothing in the project names it: not its own
+      module outside its `class` statement, and no other module imports it
+      (nor the module holding it, whose attribute it could be).
     Same-module base classes of a request model are judged with it.
     SQLModel tables (`table=True`) are storage, never judged.  A
     plain `@dataclass`, attrs class or `TypedDict` validates nothing when
@@ -117,7 +122,8 @@ class UnboundedRequestCollection(Rule):
       `msgspec.json.decode(resp.content, type=Page)`) and the models they
       nest;
     - models the project builds itself: from keyword arguments or a dict
-      literal (in any module but test code: `payload = ScanPayload(texts=t)`
+      literal (in any module but test code: `payload = ScanPayload(texts=t)`,
+      `ScanPayload(**{"texts": t, **extra})`
       or `ScanPayload.model_validate({"texts": t})` before a call to a
       vendor; not one handed straight to a function, `hook(data=Req(...))`,
       nor one filled from `data=` or off the request), or validated and
@@ -379,7 +385,8 @@ class UnboundedRequestCollection(Rule):
         evidence = _project_uses(models, mod, ctx)
         drf = {name for name, model in models.items() if model.kind == "drf"}
         mod.loaded |= (mod.fed & drf) | (_write_view_serializers(ctx) & drf)
-        mod.loaded |= {name for name in drf if _takes_input(models[name].node)}
+        own_only = {name for name in drf if _takes_input(models[name].node)} - mod.loaded - set(mod.endpoint_refs)
+        mod.loaded |= own_only
         fields: dict[str, list[m.CollectionField]] = {}
         for name, model in models.items():
             own = m.collection_fields(model, ctx, free_form=True)
@@ -390,6 +397,7 @@ class UnboundedRequestCollection(Rule):
             fields[name] = own
         why = _request_models(models, fields, mod, patterns, ctx)
         untaken = _untaken({part_of or name for name, part_of in why.items() if name in mod.weak}, ctx)
+        unnamed = unnamed_models(own_only, ctx)  # input methods only, and nothing in the project names it
         reported: set[int] = set()
         for name, part_of in why.items():
             if name in mod.sent and (not part_of or part_of in mod.sent):
@@ -425,6 +433,8 @@ class UnboundedRequestCollection(Rule):
                 hint = self.hints["free-form"] if f.shape.free_form else self.hints.get(models[name].kind, "")
                 severity = (LOW, f"no endpoint of the project takes `{part_of or name}`: its name or a partial "
                                  "cap is the only sign of a request") if (part_of or name) in untaken else None
+                if (part_of or name) in unnamed:
+                    severity = (LOW, f"no view, serializer or route of the project names `{part_of or name}`")
                 self.report(f.node, chain, model=name, field=f.name, type=f.shape.text, via=via,
                             units="keys" if f.shape.free_form else "items", hint=hint, severity=severity)
 
