@@ -89,7 +89,7 @@ def precision(rows: list[dict]) -> tuple[int, int, int, str]:
     good = sum(r["label"] in ("true", "mild") for r in rows)
     bad = sum(r["label"] == "false" for r in rows)
     unclear = sum(r["label"] == "unclear" for r in rows)
-    return good, bad, unclear, (f"{100 * good / (good + bad):.0f}%" if good + bad else "-")
+    return good, bad, unclear, (f"{100 * good / (good + bad):.1f}%" if good + bad else "-")  # one decimal: 89.6% is not 90%
 
 
 def diff(old: list[dict], new: list[dict]) -> tuple[list[dict], list[dict], list[tuple[dict, dict]]]:
