@@ -16,6 +16,7 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.analysis.names import dotted
+from boundlint.facts.walk import mentions
 
 _ONE = frozenset({"append", "add", "appendleft", "insert"})
 _CLEARS = frozenset({"clear"})
@@ -75,21 +76,11 @@ def _binds(node: cst.CSTNode, name: str) -> bool:
             return True
         if isinstance(current, (cst.AnnAssign, cst.AugAssign)) and _is(current.target, name):
             return True
-        if isinstance(current, (cst.For, cst.CompFor)) and _mentions(current.target, name):
+        if isinstance(current, (cst.For, cst.CompFor)) and mentions(current.target, name):
             return True
         if isinstance(current, cst.NamedExpr) and _is(current.target, name):
             return True
         if isinstance(current, (cst.Global, cst.Nonlocal)):
-            return True
-        stack.extend(current.children)
-    return False
-
-
-def _mentions(node: cst.CSTNode, name: str) -> bool:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if _is(current, name):
             return True
         stack.extend(current.children)
     return False
@@ -109,7 +100,7 @@ def guarded(func: cst.FunctionDef, name: str) -> str:
             op, k = test
             most = f"at most {k}" if op == ">" else f"fewer than {k}"
             return f"{most} items: `len({name}) {op} {k}` leaves early"
-        if _mentions(stmt, name) and not _binds(stmt, name):
+        if mentions(stmt, name) and not _binds(stmt, name):
             return ""  # used before any guard
     return ""
 
@@ -187,7 +178,7 @@ def _hidden_fill(func: cst.FunctionDef, name: str) -> bool:
     while stack:
         current = stack.pop()
         if isinstance(current, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp, cst.Lambda,
-                                cst.SimpleStatementSuite)) and _mentions(current, name):
+                                cst.SimpleStatementSuite)) and mentions(current, name):
             return any(isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and _is(n.func.value, name)
                        for n in _walk(current)) or isinstance(current, cst.SimpleStatementSuite)
         stack.extend(current.children)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from boundlint.facts.walk import mentions
+
 _ONE = frozenset({"append", "add", "insert", "appendleft"})
 _MANY = frozenset({"extend", "update", "extendleft"})
 # Calls that only read a collection handed to them (never fill it).
@@ -17,16 +19,6 @@ def empty(expr: cst.BaseExpression) -> bool:
         return not expr.elements
     return (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("list", "set", "dict")
             and not expr.args)
-
-
-def _mentions(node: cst.CSTNode, name: str) -> bool:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, cst.Name) and current.value == name:
-            return True
-        stack.extend(current.children)
-    return False
 
 
 def _is(node: cst.CSTNode, name: str) -> bool:
@@ -47,11 +39,11 @@ def fills(func: cst.FunctionDef, name: str) -> list[tuple[tuple[cst.BaseExpressi
     while stack:
         node, loops = stack.pop()
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            if _mentions(node, name):
+            if mentions(node, name):
                 return None
             continue
         if isinstance(node, cst.While):
-            if _mentions(node.body, name):
+            if mentions(node.body, name):
                 return None
         if isinstance(node, cst.For):
             stack.append((node.iter, loops))

@@ -21,18 +21,9 @@ import libcst as cst
 
 from boundlint.analysis.names import dotted
 from boundlint.facts import bindings, configured, fills
+from boundlint.facts.walk import mentions
 
 _APPENDS = frozenset({"append", "add"})
-
-
-def _mentions(node: cst.CSTNode, name: str) -> bool:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, cst.Name) and current.value == name:
-            return True
-        stack.extend(current.children)
-    return False
 
 
 def lookup(value: cst.BaseExpression, settings, owner: str | None) -> str:
@@ -60,7 +51,7 @@ def _entry(name: str, values: list[cst.BaseExpression], settings, owner: str | N
         why = lookup(value, settings, owner)
         if why:
             found = found or why
-        elif not (isinstance(value, cst.Call) and _mentions(value, name)):
+        elif not (isinstance(value, cst.Call) and mentions(value, name)):
             return ""
     return found
 
@@ -88,7 +79,7 @@ def filled(func: cst.FunctionDef, name: str, settings, owner: str | None) -> str
         if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _APPENDS
                 and isinstance(node.func.value, cst.Name) and node.func.value.value == name):
             item = node.args[0].value if len(node.args) == 1 else None
-            if not isinstance(item, cst.Name) or not any(_mentions(t, item.value) for t in tests):
+            if not isinstance(item, cst.Name) or not any(mentions(t, item.value) for t in tests):
                 return ""  # a miss would be appended too: one item per key
             why = _entry(item.value, bound.get(item.value, []), settings, owner)
             if not why:

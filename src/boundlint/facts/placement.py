@@ -168,6 +168,15 @@ def once_by_callers(chain: list[cst.CSTNode], project) -> str | None:
     return "runs once: only called from " + "; ".join(steps) if steps else None
 
 
+# What in a node's own chain makes it run once, and how a reason says so, checked in this order.
+_ONCE_MARKS = (
+    (once_flag, "runs once: guarded by the once-flag `{}`, set on the first run"),
+    (stop_flag, "runs once per start: a stop that ends unless `{}` is set, then clears it"),
+    (migration_branch, "runs once: a migration step, under the migrations flag `{}`"),
+    (once_message, "runs once: the branch for the `{}` message, delivered once per process"),
+)
+
+
 def where_runs_why(path: str, chain: list[cst.CSTNode], project) -> tuple[str, str]:
     """``(where_runs(path, chain), why)``: an UNKNOWN place becomes ONCE behind a once-flag
     (``facts.once_flag``: ``if self._started: return`` then ``self._started = True``) or in a stop that
@@ -178,18 +187,10 @@ def where_runs_why(path: str, chain: list[cst.CSTNode], project) -> tuple[str, s
     else "")."""
     runs = where_runs(path, chain)
     if runs == UNKNOWN:
-        flag = once_flag(chain)
-        if flag:
-            return ONCE, f"runs once: guarded by the once-flag `{flag}`, set on the first run"
-        flag = stop_flag(chain)
-        if flag:
-            return ONCE, f"runs once per start: a stop that ends unless `{flag}` is set, then clears it"
-        flag = migration_branch(chain)
-        if flag:
-            return ONCE, f"runs once: a migration step, under the migrations flag `{flag}`"
-        message = once_message(chain)
-        if message:
-            return ONCE, f"runs once: the branch for the `{message}` message, delivered once per process"
+        for find, why in _ONCE_MARKS:
+            found = find(chain)
+            if found:
+                return ONCE, why.format(found)
         why = once_by_callers(chain, project)
         if why:
             return ONCE, why

@@ -8,6 +8,17 @@ import libcst as cst
 _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 
 
+def mentions(node: cst.CSTNode, name: str) -> bool:
+    """True when the bare name *name* occurs anywhere under *node* (itself included, nested scopes too)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Name) and current.value == name:
+            return True
+        stack.extend(current.children)
+    return False
+
+
 def own_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """Every node under *node* (itself included), in source order.  A nested ``def``, class or
     lambda is yielded but not entered: its body runs when it is called, not here."""

@@ -169,19 +169,14 @@ def _hook_marks(index: ProjectIndex) -> dict:
                 if made_key is not None:
                     instances.setdefault(made_key, []).append(f"{index.canonical(e)}.{local}")
         closures: dict[str, list] = {}  # calls made in nested functions a function runs, as its own
-        for e in modules:
-            for qual, facts in e.summary["functions"].items():
-                for call in facts.get("closure_calls", ()):
-                    key = index.key(call["ref"])
-                    if key is not None:
-                        closures.setdefault(key, []).append((e, qual, call))
         through: dict[str, list] = {}  # calls through an attribute of the caller's own object
         for e in modules:
             for qual, facts in e.summary["functions"].items():
-                for call in facts.get("attr_calls", ()):
-                    key = index.key(call["ref"])
-                    if key is not None:
-                        through.setdefault(key, []).append((e, qual, call))
+                for field, into in (("closure_calls", closures), ("attr_calls", through)):
+                    for call in facts.get(field, ()):
+                        key = index.key(call["ref"])
+                        if key is not None:
+                            into.setdefault(key, []).append((e, qual, call))
         marks = rev["once-marks"] = {"hooks": hooks - {None}, "passed": passed - {None}, "instances": instances,
                                      "closures": closures, "attr_calls": through}
     return marks
