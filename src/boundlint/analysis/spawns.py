@@ -328,6 +328,18 @@ def spawn_of(call: cst.Call, ctx: Context) -> Spawn | None:
     return None
 
 
+def spawned_work(spawn: Spawn) -> tuple[cst.CSTNode, ...]:
+    """The per-item work of *spawn*: its arguments and its target, not the spawning call itself (``tg.start_soon``
+    only hands the work over; it is no call out of sight that waits on I/O).  ``run_in_executor`` stays:
+    it says the work runs on the loop's thread pool (``facts.dependency.pooled``)."""
+    if spawn.api.endswith("run_in_executor"):
+        return (spawn.call,) if spawn.target is None else (spawn.call, spawn.target)
+    # a name handed along (`start_soon(fetch, job)`) is an argument, not a call: only the target is run
+    work = tuple(arg.value for arg in spawn.call.args
+                 if arg.value is not spawn.target and not isinstance(arg.value, (cst.Name, cst.Attribute)))
+    return work if spawn.target is None else (*work, spawn.target)
+
+
 def short_receiver(expr: cst.BaseExpression) -> str:
     """``tg`` / ``self._tg`` / ``loop`` as written, or ``<expr>`` when not a plain name."""
     return dotted(expr) or "<expr>"

@@ -7,7 +7,7 @@ import libcst as cst
 
 from boundlint.analysis import limits
 from boundlint.analysis.context import Context
-from boundlint.analysis.spawns import is_event_loop, is_task_group, spawn_of
+from boundlint.analysis.spawns import is_event_loop, is_task_group, spawn_of, spawned_work
 from boundlint.rules.base import Example, Rule, short
 from boundlint.rules.fanout.spawn_limits import _doc, limiter_chain, region_loops, spawn_limit, unshared_limiter
 
@@ -89,7 +89,7 @@ class UnboundedTaskSpawn(Rule):
         if found is not None and limit is None:
             self.report(node, limiter_chain(node, spawn.target, ctx),
                         call=spawn.api + "(...)" if "." in spawn.api else short(node.func) + "(...)", source=found.source,
-                        volume=found.loop.iter, work=(node,) if spawn.target is None else (node, spawn.target))
+                        volume=found.loop.iter, work=spawned_work(spawn))
 
 
     def _mapped_spawn(self, node: cst.Call, ctx: Context) -> None:
