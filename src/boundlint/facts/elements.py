@@ -18,26 +18,18 @@ element type names the class of what comes out of it.
   (``self.attr: T = ...`` in a method, or ``attr: T`` in the class body), when
   there is exactly one.
 
-Pure reading of LibCST nodes; the names below are the language's container
-vocabulary (builtins, ``typing``, ``collections``, ``collections.abc``).
+Pure reading of LibCST nodes; the container names are the language's
+(``facts.containers``, shared with ``index.elements``).
 """
 from __future__ import annotations
 
 import libcst as cst
 
 from boundlint.analysis.names import dotted
+from boundlint.facts.containers import KEY, MAPPINGS, SEQUENCES, UNWRAP as _UNWRAP, VALUE
 from boundlint.facts.walk import own_nodes
 
-VALUE, KEY = "value", "key"
-# containers whose last type parameter is the value an element access gives
-MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "defaultdict", "DefaultDict",
-                      "OrderedDict", "ChainMap", "WeakValueDictionary"})
-# containers of one item type: iterating, indexing or ``pop()`` gives that type
-SEQUENCES = frozenset({"list", "List", "Sequence", "MutableSequence", "Iterable", "Iterator", "Collection",
-                       "set", "Set", "frozenset", "FrozenSet", "AbstractSet", "MutableSet", "deque", "Deque",
-                       "Reversible", "tuple", "Tuple", "WeakSet"})
-# wrappers that qualify an annotation: the container is inside them
-_UNWRAP = frozenset({"Optional", "Final", "ClassVar", "Annotated"})
+__all__ = ["KEY", "VALUE", "element", "taken", "iterated", "attr_annotation"]
 
 
 def _params(sub: cst.Subscript) -> list[cst.BaseExpression] | None:

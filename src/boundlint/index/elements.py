@@ -17,12 +17,10 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
-from boundlint.facts.elements import KEY, MAPPINGS, SEQUENCES, VALUE
+from boundlint.facts.containers import KEY, MAPPINGS, SEQUENCES, UNWRAP as _UNWRAP, VALUE, WRAPPERS as _WRAPPERS
 from boundlint.index.closures import _own_nodes
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
-_UNWRAP = frozenset({"Optional", "Final", "ClassVar", "Annotated"})
-_WRAPPERS = frozenset({"list", "sorted", "tuple", "set", "reversed", "iter", "frozenset"})
 
 
 def _dotted(node: ast.AST) -> str | None:
@@ -114,9 +112,9 @@ class _Reader:
             return [None]
         out: list[ast.AST | None] = []
         for node in _own_nodes(self.func.body):
+            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
             if isinstance(node, (ast.Assign, ast.NamedExpr)) and any(
-                    isinstance(t, ast.Name) and t.id == name for t in (node.targets if isinstance(node, ast.Assign)
-                                                                      else [node.target])):
+                    isinstance(t, ast.Name) and t.id == name for t in targets):
                 out.append(self.of(_taken(node.value), 0))
             elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and isinstance(node.target, ast.Name) \
                     and node.target.id == name:
@@ -128,8 +126,7 @@ class _Reader:
                     isinstance(i.optional_vars, ast.Name) and i.optional_vars.id == name for i in node.items):
                 out.append(None)
             elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension, ast.Assign)) and any(
-                    isinstance(n, ast.Name) and n.id == name for t in (
-                        node.targets if isinstance(node, ast.Assign) else [node.target]) for n in ast.walk(t)):
+                    isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t)):
                 out.append(None)  # unpacked (`a, b = ...`): not one element
         return out
 

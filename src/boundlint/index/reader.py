@@ -43,7 +43,8 @@ class FunctionReader:
     """Reads one ``def``: its parameters, limiters, clients, checks, pauses, calls and route.
 
     *ref* maps a Name/Attribute expression to an absolute dotted name (or
-    None); *owner* is the enclosing class name for a method.
+    None); *owner* is the enclosing class name for a method, *annotations* its annotated
+    attributes (``index.elements``: the class of a receiver taken out of one).
     """
 
     def __init__(self, func: ast.FunctionDef | ast.AsyncFunctionDef, ref: Callable[[ast.AST], str | None],
