@@ -12,7 +12,13 @@ receiver and answers with the class expression they agree on:
   (``self._queue = asyncio.Queue()``);
 - a loop variable over a list built of one class's instances
   (``dirs = [Path(d) for d in names]`` then ``for d in dirs``), or over what a
-  method of a standard-library object returns (``for p in root.rglob("*")``).
+  method of a standard-library object returns (``for p in root.rglob("*")``);
+- an element of an annotated container (``facts.elements``): taken out of it
+  (``g = self._groups.get(key)``, ``(g := jobs[k])``) or looped over
+  (``for g in self._groups.values()``, ``for layer in reversed(layers)``)
+  where the annotation names the element type (``self._groups: dict[str, Group]``
+  in the class, ``layers: Sequence[Layer]``).  The container's own ``typing``
+  class shows nothing; its element type names a class like any annotation.
 
 A class is told by its name (capitalised, as PEP 8 names classes) or by the
 module index; a call of a lower-case function shows nothing.  The answer is
@@ -25,7 +31,7 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.analysis.names import dotted
-from boundlint.facts import bindings, calls
+from boundlint.facts import bindings, calls, elements
 from boundlint.facts.attr_origin import stdlib_made
 from boundlint.facts.walk import own_nodes
 
@@ -117,15 +123,49 @@ def _binds(func: cst.FunctionDef, name: str, ctx, funcs: list, depth: int, owner
             if alias is not None and alias.startswith("self.") and alias.count(".") == 1 and owner is not None:
                 assigned.append(shown(alias, funcs, ctx, owner, depth + 1))
                 continue
-            shown_class = _class_expr(node.value, ctx) if isinstance(node.value, cst.Call) else None
-            assigned.append((CLASS, shown_class) if shown_class is not None else None)
+            assigned.append(_value(node.value, ctx, funcs, owner))
         elif isinstance(node, (cst.For, cst.CompFor)) and isinstance(node.target, cst.Name) and node.target.value == name:
-            assigned.append(_items(node.iter, ctx, funcs, depth + 1))
-        elif isinstance(node, (cst.AugAssign, cst.NamedExpr, cst.WithItem)) and _binds_name(node, name):
+            assigned.append(_items(node.iter, ctx, funcs, depth + 1, owner))
+        elif isinstance(node, cst.NamedExpr) and _binds_name(node, name):
+            assigned.append(_value(node.value, ctx, funcs, owner))
+        elif isinstance(node, (cst.AugAssign, cst.WithItem)) and _binds_name(node, name):
             assigned.append(None)
     if annotated:
         return annotated  # the annotation says what every assignment holds
     return assigned or None
+
+
+def _value(value: cst.BaseExpression, ctx, funcs: list, owner: str | None):
+    """What an assigned *value* shows: a class call (``Path(x)``), or one element taken out of an
+    annotated container (``self._groups.get(key)`` where ``self._groups: dict[str, Group]``)."""
+    shown_class = _class_expr(value, ctx) if isinstance(value, cst.Call) else None
+    if shown_class is None and (took := elements.taken(value)) is not None:
+        shown_class = _element_class(took, ctx, funcs, owner)
+    return (CLASS, shown_class) if shown_class is not None else None
+
+
+def _element_class(found: tuple, ctx, funcs: list, owner: str | None) -> cst.BaseExpression | None:
+    """The class of the elements of ``found = (container, part)`` that the container's annotation
+    names (``elements``): ``self.attr`` annotated in the class *owner*, or a parameter or local of
+    the nearest function binding the name (an annotated ``x: list[Job] = []`` only)."""
+    container, part = found
+    text = dotted(container) or ""
+    parts = text.split(".")
+    annotation = None
+    if len(parts) == 2 and parts[0] == "self" and owner in ctx.index.classes:
+        annotation = elements.attr_annotation(ctx.index.classes[owner], parts[1])
+    elif len(parts) == 1 and text:
+        for func in reversed(funcs):
+            param = _param(func, text)
+            if param is not None:
+                annotation = param.annotation.annotation if param.annotation is not None else None
+                break
+            notes = [n.annotation.annotation for n in own_nodes(func.body) if isinstance(n, cst.AnnAssign)
+                     and isinstance(n.target, cst.Name) and n.target.value == text]
+            if notes or binds(func, text):
+                annotation = notes[0] if len(notes) == 1 else None
+                break
+    return _class_expr(elements.element(annotation, part), ctx) if annotation is not None else None
 
 
 def _binds_name(node: cst.CSTNode, name: str) -> bool:
@@ -133,10 +173,14 @@ def _binds_name(node: cst.CSTNode, name: str) -> bool:
     return isinstance(target, cst.Name) and target.value == name
 
 
-def _items(iterable: cst.BaseExpression, ctx, funcs: list, depth: int):
-    """What the items of *iterable* are: one class's instances, or standard-library objects; else None."""
+def _items(iterable: cst.BaseExpression, ctx, funcs: list, depth: int, owner: str | None = None):
+    """What the items of *iterable* are: one class's instances (built in sight, or named by the
+    element type of an annotated container), or standard-library objects; else None."""
     if isinstance(iterable, cst.Call) and dotted(iterable.func) in _WRAPPERS and len(iterable.args) == 1:
         iterable = iterable.args[0].value
+    if (over := elements.iterated(iterable)) is not None and \
+            (element_class := _element_class(over, ctx, funcs, owner)) is not None:
+        return CLASS, element_class
     if isinstance(iterable, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
         made = _class_expr(iterable.elt, ctx) if isinstance(iterable.elt, cst.Call) else None
         return (CLASS, made) if made is not None else None
@@ -144,7 +188,7 @@ def _items(iterable: cst.BaseExpression, ctx, funcs: list, depth: int):
         return _agree([(CLASS, c) if (c := _class_expr(e.value, ctx) if isinstance(e.value, cst.Call) else None)
                        is not None else None for e in iterable.elements])
     if isinstance(iterable, cst.Name) and depth < 4:
-        return _items_of_name(iterable.value, ctx, funcs, depth)
+        return _items_of_name(iterable.value, ctx, funcs, depth, owner)
     if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Attribute):
         holder = dotted(iterable.func.value)
         found = shown(holder, funcs, ctx, None, depth + 1) if holder else None
@@ -153,14 +197,14 @@ def _items(iterable: cst.BaseExpression, ctx, funcs: list, depth: int):
     return None
 
 
-def _items_of_name(name: str, ctx, funcs: list, depth: int):
+def _items_of_name(name: str, ctx, funcs: list, depth: int, owner: str | None = None):
     """The items of a list held by *name*: its one assignment in the nearest function binding it."""
     for func in reversed(funcs):
         values = [n.value for n in own_nodes(func.body) if isinstance(n, (cst.Assign, cst.AnnAssign)) and n.value is not None
                   and any(isinstance(t, cst.Name) and t.value == name
                           for t in ([x.target for x in n.targets] if isinstance(n, cst.Assign) else [n.target]))]
         if values:
-            return _items(values[0], ctx, funcs, depth + 1) if len(values) == 1 else None
+            return _items(values[0], ctx, funcs, depth + 1, owner) if len(values) == 1 else None
         if _param(func, name) is not None:
             return None
     return None

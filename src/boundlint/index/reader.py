@@ -18,6 +18,7 @@ from boundlint import tables
 from boundlint.facts.calls import STDLIB
 from boundlint.index.body import child_fields, walk
 from boundlint.index.returns import returned
+from boundlint.index.elements import Elements
 from boundlint.index.checks import _rejected_keys, _terminates, measured_key, param_reads, reads_raw_body
 from boundlint.index.shapes import (
     built_here, own_method, test_module,
@@ -42,13 +43,15 @@ class FunctionReader:
     """Reads one ``def``: its parameters, limiters, clients, checks, pauses, calls and route.
 
     *ref* maps a Name/Attribute expression to an absolute dotted name (or
-    None); *owner* is the enclosing class name for a method.
+    None); *owner* is the enclosing class name for a method, *annotations* its annotated
+    attributes (``index.elements``: the class of a receiver taken out of one).
     """
 
     def __init__(self, func: ast.FunctionDef | ast.AsyncFunctionDef, ref: Callable[[ast.AST], str | None],
                  module: str, owner: str | None, local: set[str], instances: dict[str, str] | None = None,
-                 bases: tuple[str, ...] = ()) -> None:
+                 bases: tuple[str, ...] = (), annotations: dict[str, ast.AST] | None = None) -> None:
         self.func, self.ref, self.module, self.owner = func, ref, module, owner
+        self.elements = Elements(func, annotations or {}, ref, module)  # `group = self._groups.get(k)`
         self.instances = instances or {}
         self.bases = bases
         args = func.args
@@ -401,7 +404,7 @@ class FunctionReader:
         func = call.func
         name = dotted(func) or ""
         short = name.rsplit(".", 1)[-1]
-        made = self.ref(func) or own_method(func, self.module, self.owner, self.bases)
+        made = self.ref(func) or own_method(func, self.module, self.owner, self.bases) or self.elements.method(func)
         if (made in tables.table("sleeps") or short in ("sleep", "backoff", "_backoff", "wait_backoff")) and not _short_sleep(call):
             self.out["pauses"] = True
         if isinstance(func, ast.Attribute) and func.attr in tables.table("serialisers") and isinstance(func.value, ast.Call):

@@ -37,7 +37,7 @@ import ast
 import builtins
 
 from boundlint.facts.roles import ONCE
-from boundlint.index import attr_calls, closures, guards, hooks, migrations
+from boundlint.index import attr_calls, closures, elements, guards, hooks, migrations
 from boundlint.index.project import resolve_import_from
 from boundlint.index.reader import FunctionReader, dotted
 
@@ -139,9 +139,10 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                                for r in _annotation_refs(b.slice, ref)})
             out["classes"][stmt.name] = {"line": stmt.lineno, "bases": bases, "fields": fields}
             types = attr_calls.attr_types(stmt, ref)  # self._manager = Manager(...): for the once judgement
+            annotated = elements.attr_annotations(stmt)  # self._groups: dict[str, Group]: the receivers' classes
             for inner in _flat(stmt.body):
                 if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    reader = FunctionReader(inner, ref, module, stmt.name, local, instances, tuple(bases))
+                    reader = FunctionReader(inner, ref, module, stmt.name, local, instances, tuple(bases), annotated)
                     facts = reader.facts()
                     walked[id(inner)] = reader.body
                     facts["role"] = hooks.role(inner, bases)

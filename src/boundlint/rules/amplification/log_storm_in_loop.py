@@ -120,7 +120,10 @@ class LogStormInLoop(Rule):
       class (`Job._reset(row)`) or on an object whose class the code shows
       (a module instance `REGISTRY = Registry()`, a local or parameter
       annotated with a class or built by one, `path: Path`,
-      `p = Path(x)`), in this module or another; a standard-library
+      `p = Path(x)`; an element of a container whose annotation names the
+      element type, `g = self._groups.get(key)` with
+      `self._groups: dict[str, Group]` in the class, `for layer in layers`
+      with `layers: Sequence[Layer]`), in this module or another; a standard-library
       object's method is local work.  A handler that catches `OSError` /
       `IOError` / `EnvironmentError` (the `local-io-errors` table) shows a
       dependency only when the `try` is not shown to work on local files

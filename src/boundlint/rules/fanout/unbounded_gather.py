@@ -23,7 +23,9 @@ class UnboundedGather(Rule):
     Found at `low` severity: coroutines whose work is shown to reach no
     dependency.  Each coroutine is read: the project's own functions, and
     methods called through their class (`Job._reset(row)`) or on an object
-    whose class the code shows (`REGISTRY = Registry()`, `path: Path`).
+    whose class the code shows (`REGISTRY = Registry()`, `path: Path`, an
+    element of an annotated container: `g = self._groups.get(key)` with
+    `self._groups: dict[str, Group]`).
     A coroutine out of sight that is awaited counts as waiting on I/O; one
     of the project's, read and of unknown effect, does not.
 

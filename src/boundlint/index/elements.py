@@ -1,0 +1,190 @@
+"""The class of a local receiver taken out of an annotated container, for the project index's reader.
+
+The reader resolves a call by its dotted name (imports, module instances, ``self.m``); a call on a local
+that holds one element of a container (``group = self._groups.get(key)`` then ``await group.stop()``) is
+out of its sight, and an awaited call out of sight is taken for I/O.  When the container's annotation
+names the element type (``self._groups: dict[str, Group]`` in the class, ``jobs: Sequence[Job]``), the
+call is that class's method, which ``queries.dependency`` reads like any other.  Same kind as
+``facts.receivers`` / ``facts.elements`` (the LibCST judgement), read with ``ast``.
+
+- ``attr_annotations(cls)``: ``{attribute: annotation}`` of the class's annotated attributes;
+- ``Elements(func, annotations, ref, module).method(call_func)``: ``"pkg.mod.Group.stop"`` for
+  ``group.stop`` when every binding of ``group`` in *func* is an element of such a container and the
+  element type is a class of this project (this module's package), else None.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Callable
+
+from boundlint.facts.containers import KEY, MAPPINGS, SEQUENCES, UNWRAP as _UNWRAP, VALUE, WRAPPERS as _WRAPPERS
+from boundlint.index.closures import _own_nodes
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _dotted(node: ast.AST) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def attr_annotations(cls: ast.ClassDef) -> dict[str, ast.AST]:
+    """``{attribute: annotation}`` for ``self.attr: T`` in the methods of *cls* and ``attr: T`` in its
+    body; an attribute annotated twice differently is left out."""
+    found: dict[str, dict[str, ast.AST]] = {}
+    for stmt in cls.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            found.setdefault(stmt.target.id, {})[ast.dump(stmt.annotation)] = stmt.annotation
+        elif isinstance(stmt, _FUNCS):
+            for node in _own_nodes(stmt.body):
+                if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Attribute) \
+                        and _dotted(node.target) == f"self.{node.target.attr}":
+                    found.setdefault(node.target.attr, {})[ast.dump(node.annotation)] = node.annotation
+    return {attr: next(iter(notes.values())) for attr, notes in found.items() if len(notes) == 1}
+
+
+def element(annotation: ast.AST | None, part: str) -> ast.AST | None:
+    """The element annotation of the container *annotation* names (``facts.elements.element``)."""
+    expr = annotation
+    for _ in range(4):
+        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):
+            parts = [p for p in (expr.left, expr.right) if not (isinstance(p, ast.Constant) and p.value is None)]
+            if len(parts) != 1:
+                return None
+            expr = parts[0]
+        elif isinstance(expr, ast.Subscript) and (_dotted(expr.value) or "").rsplit(".", 1)[-1] in _UNWRAP:
+            expr = expr.slice.elts[0] if isinstance(expr.slice, ast.Tuple) else expr.slice
+        else:
+            break
+    if not isinstance(expr, ast.Subscript):
+        return None
+    name = (_dotted(expr.value) or "").rsplit(".", 1)[-1]
+    params = expr.slice.elts if isinstance(expr.slice, ast.Tuple) else [expr.slice]
+    if name in MAPPINGS and len(params) == 2:
+        return params[1] if part == VALUE else params[0]
+    if name in ("tuple", "Tuple"):
+        return params[0] if len(params) == 2 and isinstance(params[1], ast.Constant) \
+            and params[1].value is Ellipsis else None
+    return params[0] if name in SEQUENCES and len(params) == 1 else None
+
+
+def _taken(expr: ast.AST) -> tuple[ast.AST, str] | None:
+    """``(container, VALUE)`` for ``c.get(k)``, ``c.pop(k)``, ``c.pop()`` (no default but ``None``), ``c[k]``."""
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr in ("get", "pop"):
+        args = expr.args
+        if expr.keywords or len(args) > 2 or any(isinstance(a, ast.Starred) for a in args) or (
+                len(args) == 2 and not (isinstance(args[1], ast.Constant) and args[1].value is None)):
+            return None
+        if expr.func.attr == "get" and not args:
+            return None
+        return expr.func.value, VALUE
+    if isinstance(expr, ast.Subscript) and not isinstance(expr.slice, (ast.Slice, ast.Tuple)):
+        return expr.value, VALUE
+    return None
+
+
+def _iterated(expr: ast.AST) -> tuple[ast.AST, str] | None:
+    """``(container, part)`` for what a loop over *expr* gives (``c.values()``, ``c.keys()``, ``c``)."""
+    if isinstance(expr, ast.Call) and _dotted(expr.func) in _WRAPPERS and len(expr.args) == 1:
+        expr = expr.args[0]
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and not expr.args \
+            and expr.func.attr in ("values", "keys"):
+        return expr.func.value, VALUE if expr.func.attr == "values" else KEY
+    return (expr, KEY) if isinstance(expr, (ast.Name, ast.Attribute)) else None
+
+
+class _Reader:
+    def __init__(self, func, annotations: dict[str, ast.AST]) -> None:
+        self.func = func
+        self.annotations = annotations
+        args = func.args
+        self.params = {a.arg: a for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+
+    def bindings(self, name: str) -> list[ast.AST | None]:
+        """The element annotation each binding of *name* shows (None for one that shows nothing)."""
+        if name in self.params:
+            return [None]
+        out: list[ast.AST | None] = []
+        for node in _own_nodes(self.func.body):
+            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+            if isinstance(node, (ast.Assign, ast.NamedExpr)) and any(
+                    isinstance(t, ast.Name) and t.id == name for t in targets):
+                out.append(self.of(_taken(node.value), 0))
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and isinstance(node.target, ast.Name) \
+                    and node.target.id == name:
+                out.append(self.of(_iterated(node.iter), 0) if not isinstance(node, ast.AsyncFor) else None)
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and isinstance(node.target, ast.Name) \
+                    and node.target.id == name:
+                out.append(None)  # an annotation of its own: the plain-annotation judgement's, not this one's
+            elif isinstance(node, (ast.With, ast.AsyncWith)) and any(
+                    isinstance(i.optional_vars, ast.Name) and i.optional_vars.id == name for i in node.items):
+                out.append(None)
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension, ast.Assign)) and any(
+                    isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t)):
+                out.append(None)  # unpacked (`a, b = ...`): not one element
+        return out
+
+    def of(self, found: tuple[ast.AST, str] | None, depth: int) -> ast.AST | None:
+        """The element annotation of ``found = (container, part)``: the container is ``self.attr``
+        annotated in the class, a parameter annotated with a container, or a local holding a copy
+        of one (``groups = list(self._groups.values())``)."""
+        if found is None or depth > 3:
+            return None
+        container, part = found
+        text = _dotted(container) or ""
+        head, _, attr = text.partition(".")
+        if head == "self" and attr and "." not in attr:
+            return element(self.annotations.get(attr), part)
+        if text in self.params:
+            return element(self.params[text].annotation, part)
+        if text and not attr:
+            values = [n.value for n in _own_nodes(self.func.body) if isinstance(n, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == text for t in n.targets)]
+            stores = sum(1 for n in _own_nodes(self.func.body) if isinstance(n, ast.Name) and n.id == text
+                         and isinstance(n.ctx, ast.Store))
+            if len(values) == 1 and stores == 1:
+                return self.of(_iterated(values[0]), depth + 1) if part == KEY else None
+        return None
+
+
+class Elements:
+    """The element classes of one function's local receivers, each name read once.
+
+    *func* is the ``def`` read; *annotations* the enclosing class's (``attr_annotations``, empty
+    outside a class); *ref* resolves a dotted name to a ref; *module* is the module's dotted name."""
+
+    def __init__(self, func, annotations: dict[str, ast.AST], ref: Callable[[ast.AST], str | None],
+                 module: str) -> None:
+        self.func, self.annotations, self.ref, self.module = func, annotations, ref, module
+        self._classes: dict[str, str | None] = {}
+        self._reader: _Reader | None = None
+
+    def method(self, call_func: ast.AST) -> str | None:
+        """``"pkg.mod.Group.stop"`` when *call_func* is ``name.stop`` and every binding of the local
+        ``name`` is an element of an annotated container whose element type is a class of this
+        project (a module of the same top-level package as this one); None otherwise."""
+        if not (isinstance(call_func, ast.Attribute) and isinstance(call_func.value, ast.Name)):
+            return None
+        name = call_func.value.id
+        if name not in self._classes:
+            self._classes[name] = self._class(name)
+        made = self._classes[name]
+        return f"{made}.{call_func.attr}" if made is not None else None
+
+    def _class(self, name: str) -> str | None:
+        if self._reader is None:
+            self._reader = _Reader(self.func, self.annotations)
+        found = self._reader.bindings(name)
+        if not found or any(f is None for f in found) or len({ast.dump(f) for f in found}) != 1:
+            return None
+        made = self.ref(found[0]) if isinstance(found[0], (ast.Name, ast.Attribute)) else None
+        last = (made or "").rsplit(".", 1)[-1]
+        if made is None or made.split(".", 1)[0] != self.module.split(".", 1)[0] or not last.lstrip("_")[:1].isupper():
+            return None
+        return made
