@@ -142,14 +142,15 @@ class _Reader:
         found = self.ctx.index.methods.get(self.owner, {}).get(name)
         return found if isinstance(found, cst.FunctionDef) else None
 
-    def project(self, qualname: str | None, local: str | None) -> str | None:
+    def project(self, qualname: str | None, local: str | None, call: cst.Call | None = None) -> str | None:
         project = self.ctx.project
         if not project:
             return None
         ref = project.ref(qualname, local)
         if ref is None:
             return None
-        answer = project.ask("failing_dependency" if self.failures else "dependency", ref)
+        passed = given_args.passed(call) if call is not None else []  # constants rule out flag branches
+        answer = project.ask("failing_dependency" if self.failures else "dependency", ref, *([passed] if passed else []))
         if answer:
             return answer
         if answer == "":
@@ -157,10 +158,11 @@ class _Reader:
         found = project.ask("defined", ref)
         return None if not found else _READ if found[1] else _DEEP
 
-    def answer(self, qualname: str | None, local: str | None) -> tuple[str, str] | None:
+    def answer(self, qualname: str | None, local: str | None, call: cst.Call | None = None) -> tuple[str, str] | None:
         """``project``'s answer as a verdict: the project's code whose effect is unknown is
-        ``(UNKNOWN, _READ)``, or ``(UNKNOWN, _DEEP)`` when it was too deep to read whole."""
-        found = self.project(qualname, local)
+        ``(UNKNOWN, _READ)``, or ``(UNKNOWN, _DEEP)`` when it was too deep to read whole; with the
+        *call* that runs it, the constants it passes rule out the branches they decide (``index.flags``)."""
+        found = self.project(qualname, local, call)
         if found is None:
             return None
         return (UNKNOWN, found) if found in (_READ, _DEEP) else (YES, found) if found else (NO, "")
@@ -261,7 +263,7 @@ class _Reader:
                     return NO, ""
                 if kind == calls.DEPENDENCY:
                     return YES, f"`{text}()`"
-            answer = self.answer(qual, None if qual else func.value)
+            answer = self.answer(qual, None if qual else func.value, call)
             if answer is not None and answer[1] != _DEEP:  # the project's own function: read, not guessed
                 return answer
             if calls.classify_call(qual, None, None, self.ctx.settings, name=func.value) == calls.DEPENDENCY:
@@ -283,7 +285,7 @@ class _Reader:
             if kind == calls.LOCAL and (not awaited or firm):
                 return NO, ""  # a stdlib call is local either way; a `get` that is awaited is no dict's
             if qual is not None:
-                answer = self.answer(qual, None)
+                answer = self.answer(qual, None, call)
                 if answer is not None and answer[1] != _DEEP:
                     return answer
             if calls.classify_call(qual, receiver, func.attr.value, self.ctx.settings) == calls.DEPENDENCY:

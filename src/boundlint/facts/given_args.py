@@ -83,3 +83,41 @@ def not_taken(body: cst.CSTNode, names: frozenset[str]) -> set[int]:
             if branch is not None:
                 out.add(id(branch))
     return out
+
+
+_NAMED = {"None": "none", "False": "falsy", "True": "truthy"}
+
+
+def _state(expr: cst.BaseExpression) -> str | None:
+    """``index.flags.state`` of a LibCST expression: ``"none"``, ``"falsy"`` or ``"truthy"`` for
+    ``None``, ``True`` / ``False``, a number or a literal display; else None (strings too)."""
+    if isinstance(expr, cst.Name):
+        return _NAMED.get(expr.value)
+    if isinstance(expr, (cst.Integer, cst.Float)):
+        return "truthy" if expr.evaluated_value else "falsy"
+    if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
+        return "truthy" if expr.elements else "falsy"
+    return None
+
+
+def passed(call: cst.Call) -> list:
+    """The constants *call* passes, for the project index (``queries.dependency``'s *passed*):
+    ``[[position or keyword, state], ...]``; positions after a ``*args`` are left out."""
+    out: list = []
+    position = 0
+    for arg in call.args:
+        if arg.star:
+            if arg.star == "*":
+                position = -1
+            continue
+        if arg.keyword is not None:
+            found = _state(arg.value)
+            if found is not None:
+                out.append([arg.keyword.value, found])
+            continue
+        if position >= 0:
+            found = _state(arg.value)
+            if found is not None:
+                out.append([position, found])
+            position += 1
+    return out
