@@ -6,8 +6,8 @@ from boundlint.index import flags
 from boundlint.index.project import ProjectIndex
 from boundlint.index.queries.common import _DEPTH
 
-def dependency(index: ProjectIndex, ref: str, depth: int = 0, seen: frozenset = frozenset(),
-               passed: list | None = None) -> str | None:
+def dependency(index: ProjectIndex, ref: str, passed: list | None = None, *, depth: int = 0,
+               seen: frozenset = frozenset()) -> str | None:
     """Whether calling the project function *ref* reaches an external dependency, following calls.
 
     ``"`client.get()` in `fetch` (path:line)"`` when it does; ``""`` when its
