@@ -131,7 +131,8 @@ def passed_on(call: dict, facts: dict, given: dict) -> dict:
 
 def by_name(facts: dict, passed: dict) -> dict:
     """*passed* (position or keyword -> state) in the terms of the function whose facts are *facts*:
-    parameter -> state; positions skip ``self`` / ``cls`` of a method that is no static method."""
+    parameter -> state; positions skip ``self`` / ``cls`` of a method that is no static method (a call
+    through the class that passes the instance itself, ``Job.run(job, False)``, is taken as bound)."""
     if not passed:
         return {}
     params = facts["params"][1:] if facts["method"] and not facts.get("static") else facts["params"]
