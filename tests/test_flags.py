@@ -189,3 +189,31 @@ def test_a_parameter_the_def_rebinds_takes_no_state():
                 a()
         """)
     assert flag_args.states(cst.parse_expression("f(False, None)"), func, 0) == {}
+
+
+def test_a_flag_handed_on_after_star_args_has_no_known_position(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "pkg" / "work.py").write_text(textwrap.dedent("""\
+        import httpx
+
+
+        def fetch(a, confirm=True, *rest):
+            if confirm:
+                httpx.get("http://x")
+
+
+        def by_position(parts, confirm):
+            fetch(*parts, confirm)
+
+
+        def by_keyword(parts, confirm):
+            fetch(*parts, confirm=confirm)
+        """), encoding="utf-8")
+    index = build_index(str(tmp_path), True)
+    summary = index.function("pkg.work.by_position")[2]
+    assert summary["calls"][0]["starred"] == 0
+    # `*parts` may fill `confirm` itself: the flag's position is unknown, the fetch stays
+    assert QUERIES["dependency"](index, "pkg.work.by_position", [[1, "falsy"]]) == "`httpx.get()` in `fetch` (pkg/work.py:6)"
+    assert QUERIES["dependency"](index, "pkg.work.by_keyword", [[1, "falsy"]]) == ""

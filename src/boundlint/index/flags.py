@@ -118,7 +118,7 @@ def passed_on(call: dict, facts: dict, given: dict) -> dict:
     out = dict(call.get("consts") or ())
     if given:
         rebound = facts.get("rebound") or ()
-        for position, prov in enumerate(call["args"]):
+        for position, prov in enumerate(call["args"][:call.get("starred")]):
             name = prov.get("param") if prov else None
             if name in given and name not in rebound:
                 out[position] = given[name]
@@ -179,6 +179,13 @@ def finish(out: dict, params: list[str], bound: set[str], static: bool) -> None:
 
 
 def call_facts(call: ast.Call) -> dict:
-    """``{"consts": ...}`` for a call record when *call* passes constants, else ``{}``."""
-    found = consts(call) if call.args or call.keywords else None
-    return {"consts": found} if found else {}
+    """``{"consts": ...}`` for a call record when *call* passes constants, and ``{"starred": i}``
+    when its *i*-th positional argument is a ``*args`` (the positions after it are unknown)."""
+    if not (call.args or call.keywords):
+        return {}
+    found = consts(call)
+    out = {"consts": found} if found else {}
+    star = next((i for i, a in enumerate(call.args) if isinstance(a, ast.Starred)), None)
+    if star is not None:
+        out["starred"] = star
+    return out
