@@ -83,4 +83,3 @@ def not_taken(body: cst.CSTNode, names: frozenset[str]) -> set[int]:
             if branch is not None:
                 out.add(id(branch))
     return out
-
