@@ -27,7 +27,7 @@ import libcst as cst
 
 from boundlint import tables
 from boundlint.analysis.names import dotted
-from boundlint.facts import calls, given_args, receivers
+from boundlint.facts import calls, flag_args, given_args, receivers
 from boundlint.facts.spawned import spawned_elsewhere
 
 YES, NO, UNKNOWN = "yes", "no", "unknown"
@@ -124,9 +124,10 @@ class _Reader:
         self.spawned = spawned
         self.chain = chain
         self.owner = next((n.name.value for n in reversed(chain) if isinstance(n, cst.ClassDef)), None)
-        # (id(def), parameters given not None) -> verdict; UNKNOWN while being read (recursion)
-        self.memo: dict[tuple[int, frozenset[str]], tuple[str, str]] = {}
+        # (id(def), parameters given not None, parameter states) -> verdict; UNKNOWN while being read (recursion)
+        self.memo: dict[tuple, tuple[str, str]] = {}
         self.scopes: list[cst.FunctionDef] = []  # the defs being read, innermost last
+        self.states: list[dict[str, str]] = []  # what each of them was passed for certain (``flag_args``)
 
     def local_def(self, name: str) -> cst.FunctionDef | None:
         for func in reversed([n for n in self.chain if isinstance(n, cst.FunctionDef)]):
@@ -142,14 +143,16 @@ class _Reader:
         found = self.ctx.index.methods.get(self.owner, {}).get(name)
         return found if isinstance(found, cst.FunctionDef) else None
 
-    def project(self, qualname: str | None, local: str | None) -> str | None:
+    def project(self, qualname: str | None, local: str | None, call: cst.Call | None = None) -> str | None:
         project = self.ctx.project
         if not project:
             return None
         ref = project.ref(qualname, local)
         if ref is None:
             return None
-        answer = project.ask("failing_dependency" if self.failures else "dependency", ref)
+        # constants, and this def's parameters passed on, rule out the callee's flag branches
+        passed = flag_args.passed(call, self.states[-1] if self.states else None) if call is not None else []
+        answer = project.ask("failing_dependency" if self.failures else "dependency", ref, *([passed] if passed else []))
         if answer:
             return answer
         if answer == "":
@@ -157,34 +160,40 @@ class _Reader:
         found = project.ask("defined", ref)
         return None if not found else _READ if found[1] else _DEEP
 
-    def answer(self, qualname: str | None, local: str | None) -> tuple[str, str] | None:
+    def answer(self, qualname: str | None, local: str | None, call: cst.Call | None = None) -> tuple[str, str] | None:
         """``project``'s answer as a verdict: the project's code whose effect is unknown is
-        ``(UNKNOWN, _READ)``, or ``(UNKNOWN, _DEEP)`` when it was too deep to read whole."""
-        found = self.project(qualname, local)
+        ``(UNKNOWN, _READ)``, or ``(UNKNOWN, _DEEP)`` when it was too deep to read whole; with the
+        *call* that runs it, the constants it passes rule out the branches they decide (``index.flags``)."""
+        found = self.project(qualname, local, call)
         if found is None:
             return None
         return (UNKNOWN, found) if found in (_READ, _DEEP) else (YES, found) if found else (NO, "")
 
     def read(self, func: cst.FunctionDef, depth: int, call: cst.Call | None = None, offset: int = 0) -> tuple[str, str]:
         """``body``'s verdict on a def in sight, marked as read when its effect is unknown; with the
-        *call* that runs it, without the branches its arguments rule out (``given_args``)."""
-        verdict, why = self.body(func, depth + 1, given_args.given(call, func, offset) if call is not None else frozenset())
+        *call* that runs it, without the branches its arguments rule out (``given_args``, ``flag_args``)."""
+        given, states = (given_args.given(call, func, offset),
+                         flag_args.states(call, func, offset, self.states[-1] if self.states else None)) \
+            if call is not None else (frozenset(), {})
+        verdict, why = self.body(func, depth + 1, given, states)
         return (UNKNOWN, _READ) if verdict == UNKNOWN and why != _DEEP else (verdict, why)
 
     def enclosing(self) -> list[cst.FunctionDef]:
         """The functions around the work being read, outermost first (the defs read last)."""
         return [n for n in self.chain if isinstance(n, cst.FunctionDef)] + self.scopes
 
-    def of_class(self, cls: cst.BaseExpression, method: str, depth: int, text: str = "") -> tuple[str, str] | None:
+    def of_class(self, cls: cst.BaseExpression, method: str, depth: int, text: str = "",
+                 call: cst.Call | None = None) -> tuple[str, str] | None:
         """The verdict for calling *method* on (an instance of) the class *cls*: this module's class's
         method read, a standard-library class's local, a dependency package's a dependency call,
-        another module's through the project index (inherited methods too); None when out of sight."""
+        another module's through the project index (inherited methods too, without the branches
+        the constants *call* passes rule out); None when out of sight."""
         name = dotted(cls) or ""
         if name in self.ctx.index.classes:
             found = self.ctx.index.methods.get(name, {}).get(method)
             if isinstance(found, cst.FunctionDef):
-                return None if receivers.abstract(found) else self.read(found, depth)
-            return self.answer(None, f"{name}.{method}")
+                return None if receivers.abstract(found) else self.read(found, depth, call, 1)
+            return self.answer(None, f"{name}.{method}", call)
         if receivers.stdlib_class(cls, self.ctx):
             return NO, ""
         qual = self.ctx.qualname(cls)
@@ -192,9 +201,9 @@ class _Reader:
             return None
         if calls.classify(qual, None, None, self.ctx.settings, verbs=False) == calls.DEPENDENCY:
             return YES, f"`{text or f'{name}.{method}'}()`"
-        return self.answer(f"{qual}.{method}", None)
+        return self.answer(f"{qual}.{method}", None, call)
 
-    def shown(self, receiver: str | None, method: str, depth: int) -> tuple[str, str] | None:
+    def shown(self, receiver: str | None, method: str, depth: int, call: cst.Call | None = None) -> tuple[str, str] | None:
         """The verdict for a method called on a receiver whose class the code shows (``receivers``):
         a class called by name (``Job._reset(row)``), an annotated or constructed local, parameter or
         module instance, an attribute of ``self`` built in its class; None when nothing shows it."""
@@ -203,13 +212,13 @@ class _Reader:
         funcs = self.enclosing()
         if receiver in self.ctx.index.classes and receivers.shown(receiver, funcs, self.ctx, None) is None \
                 and not any(receivers.binds(f, receiver) for f in funcs):
-            return self.of_class(cst.Name(receiver), method, depth, f"{receiver}.{method}")
+            return self.of_class(cst.Name(receiver), method, depth, f"{receiver}.{method}")  # self passed or not
         found = receivers.shown(receiver, funcs, self.ctx, self.owner)
         if found is None:
             return None
         if found[0] == receivers.STDLIB:
             return NO, ""
-        return self.of_class(found[1], method, depth, f"{receiver}.{method}")
+        return self.of_class(found[1], method, depth, f"{receiver}.{method}", call)
 
     def callee(self, func: cst.BaseExpression) -> tuple[cst.FunctionDef, int] | None:
         """The def in sight that a call of *func* runs, with how many leading parameters the call
@@ -261,7 +270,7 @@ class _Reader:
                     return NO, ""
                 if kind == calls.DEPENDENCY:
                     return YES, f"`{text}()`"
-            answer = self.answer(qual, None if qual else func.value)
+            answer = self.answer(qual, None if qual else func.value, call)
             if answer is not None and answer[1] != _DEEP:  # the project's own function: read, not guessed
                 return answer
             if calls.classify_call(qual, None, None, self.ctx.settings, name=func.value) == calls.DEPENDENCY:
@@ -269,7 +278,7 @@ class _Reader:
             return UNKNOWN, ""
         if isinstance(func, cst.Attribute):
             receiver = dotted(func.value)
-            shown = self.shown(receiver, func.attr.value, depth) if qual is None else None
+            shown = self.shown(receiver, func.attr.value, depth, call) if qual is None else None
             if shown is not None and shown[1] != _DEEP:  # what the code shows beats what a name suggests
                 return shown
             kind = calls.classify_call(qual, receiver, func.attr.value, self.ctx.settings, verbs=False)
@@ -283,7 +292,7 @@ class _Reader:
             if kind == calls.LOCAL and (not awaited or firm):
                 return NO, ""  # a stdlib call is local either way; a `get` that is awaited is no dict's
             if qual is not None:
-                answer = self.answer(qual, None)
+                answer = self.answer(qual, None, call)
                 if answer is not None and answer[1] != _DEEP:
                     return answer
             if calls.classify_call(qual, receiver, func.attr.value, self.ctx.settings) == calls.DEPENDENCY:
@@ -372,15 +381,22 @@ class _Reader:
                 return ""
         return found
 
-    def body(self, func: cst.FunctionDef, depth: int, given: frozenset[str] = frozenset()) -> tuple[str, str]:
-        key = (id(func), given)
+    def body(self, func: cst.FunctionDef, depth: int, given: frozenset[str] = frozenset(),
+             states: dict[str, str] | None = None) -> tuple[str, str]:
+        """The verdict on the body of the def in sight *func*, its parameters *given* not None and of
+        the *states* passed (``flag_args``): the branches those rule out are not read."""
+        states = states or {}
+        key = (id(func), given, tuple(sorted(states.items())))
         if key in self.memo:
             return self.memo[key]
         if depth > _DEPTH:
             return UNKNOWN, _DEEP
         self.memo[key] = (UNKNOWN, "")
         self.scopes.append(func)
-        verdict, why = self.nodes([func.body], depth, given_args.not_taken(func.body, given))
+        self.states.append(states)
+        skip = given_args.not_taken(func.body, given) | flag_args.not_taken(func.body, states)
+        verdict, why = self.nodes([func.body], depth, skip)
+        self.states.pop()
         self.scopes.pop()
         self.memo[key] = verdict, (f"{why} in `{func.name.value}()`" if verdict == YES and " in `" not in why else why)
         return self.memo[key]

@@ -16,6 +16,7 @@ from typing import Callable
 
 from boundlint import tables
 from boundlint.facts.calls import STDLIB
+from boundlint.index import flags
 from boundlint.index.body import child_fields, walk
 from boundlint.index.returns import returned
 from boundlint.index.elements import Elements
@@ -58,6 +59,8 @@ class FunctionReader:
         self.params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         self.defaults = self._defaults()
         self.body = walk(func, self.params)  # one walk of the body for every question but this reader's own
+        self.free = frozenset(self.params) - self.body.bound  # parameters whose tests say what a caller passed
+        self.when: list = []  # the `[parameter, condition]` pairs the branches around the current statement need
         self.binds: dict[str, dict] = {}
         self.awaited: set[int] = set()  # ids of calls that are awaited
         self._handed: set[int] | None = None  # handed_calls(), read only once a call builds a model
@@ -155,6 +158,7 @@ class FunctionReader:
         self.out["reads"] = param_reads(func, self.params, self._callee, self.body)
         if self.out["route"] and reads_raw_body(func, self.params, self.body):
             self.out["raw_body"] = True
+        flags.finish(self.out, self.params, self.body.bound, any(dotted(d) == "staticmethod" for d in func.decorator_list))
         self.out["len_checked"] = sorted(set(self.out["len_checked"]))
         self.out["size_checked"] = sorted(set(self.out["size_checked"]))
         return self.out
@@ -217,9 +221,13 @@ class FunctionReader:
                     out.append(r)
         return out
 
-    def _statements(self, body: list[ast.stmt], loop: dict | None) -> None:
+    def _statements(self, body: list[ast.stmt], loop: dict | None, when: list = ()) -> None:
+        depth = len(self.when)
+        self.when.extend(when)
         for stmt in body:
             self._statement(stmt, loop)
+            self.when.extend(flags.after(stmt, self.free) if type(stmt) is ast.If else ())  # `if not p: return`
+        del self.when[depth:]
 
     def _statement(self, stmt: ast.stmt, loop: dict | None) -> None:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -259,8 +267,9 @@ class FunctionReader:
             if measured and "." in measured and _terminates(stmt.body):
                 self.out["size_checked"].append(measured)  # len(json.dumps(body.meta)) > N: the field's size
             self._exprs(stmt.test, loop)
-            self._statements(stmt.body, loop)
-            self._statements(stmt.orelse, loop)
+            then, other = flags.conditions(stmt.test, self.free)
+            self._statements(stmt.body, loop, then)
+            self._statements(stmt.orelse, loop, other)
             return
         if isinstance(stmt, ast.Assert):
             for key in _rejected_keys(stmt.test, asserted=True):
@@ -424,7 +433,7 @@ class FunctionReader:
             self.out["clients"].append([made, call.lineno, call.col_offset + 1])
         if _is_const_batch(call, self):
             self.out["batches"] = self.out["batches"] or "fixed-size batches"
-        record_dependency(self.out, call, made, name, id(call) in self.awaited, id(call) in self._absorbed)
+        record_dependency(self.out, call, made, name, id(call) in self.awaited, id(call) in self._absorbed, list(self.when))
         record_pool(self.out, call, made, name, id(call) in self.awaited)
         self._worker_pass(call, short, made, loop)
         if short in _GATHERS:
@@ -439,7 +448,8 @@ class FunctionReader:
                   "kwargs": {kw.arg: self.prov(kw.value) for kw in call.keywords if kw.arg},
                   "loop": None if loop is None else {k: loop[k] for k in _LOOP_KEYS if k in loop},
                   **({"awaited": True} if id(call) in self.awaited else {}),
-                  **({"absorbed": True} if id(call) in self._absorbed else {})}
+                  **({"absorbed": True} if id(call) in self._absorbed else {}),
+                  **({"when": list(self.when)} if self.when else {}), **flags.call_facts(call)}
         self.out["calls"].append(record)
 
     def _worker_pass(self, call: ast.Call, short: str, made: str | None, loop: dict | None) -> None:

@@ -46,15 +46,19 @@ def own_method(func: ast.AST, module: str, owner: str | None, bases: tuple[str, 
 
 
 def record_dependency(out: dict, call: ast.Call, made: str | None, name: str, awaited: bool = False,
-                      absorbed: bool = False) -> None:
+                      absorbed: bool = False, when: list | None = None) -> None:
     """Record in a function's facts *out* the first dependency call (``dep``: ``[text, line]``) and
     whether any call is of unknown effect (``opaque``); *made* is the callee's ref, *name* its text,
     *awaited* whether the call is awaited (an awaited call out of sight waits on I/O).  ``dep_out`` and
     ``opaque_out`` say the same of the calls whose failure reaches the caller: not *absorbed* by a
-    ``try`` that catches everything and does not raise (``absorbs``)."""
+    ``try`` that catches everything and does not raise (``absorbs``).  A call under the parameter
+    conditions *when* is also listed in ``guarded``, and left out of the ``*_open`` views (``index.flags``)."""
     views = (("dep", "opaque"),) if absorbed else (("dep", "opaque"), ("dep_out", "opaque_out"))
+    if not when:
+        views += (("dep_open", "opaque_open"),) if absorbed else (("dep_open", "opaque_open"),
+                                                                 ("dep_open_out", "opaque_open_out"))
     views = tuple(v for v in views if out.get(v[0]) is None)
-    if not views:
+    if not views and (not when or out.get("dep_open_out") is not None):
         return  # the first dependency call decides; ``opaque`` no longer matters (queries.dependency)
     func = call.func
     receiver = dotted(func.value) if isinstance(func, ast.Attribute) else None
@@ -64,11 +68,15 @@ def record_dependency(out: dict, call: ast.Call, made: str | None, name: str, aw
         kind = calls.DEPENDENCY  # out of sight, named for what it does (`fetch_user()`)
     if kind == calls.UNKNOWN and made is None and awaited:
         kind = calls.DEPENDENCY  # awaited and out of sight: a coroutine that waits on I/O
+    opaque_call = kind == calls.UNKNOWN and made is None and not (isinstance(func, ast.Name) and calls.builtin_name(func.id))
     for dep, opaque in views:
         if kind == calls.DEPENDENCY:
             out[dep] = [f"`{name or method}()`", call.lineno]
-        elif kind == calls.UNKNOWN and made is None and not (isinstance(func, ast.Name) and calls.builtin_name(func.id)):
+        elif opaque_call:
             out[opaque] = True
+    if when and (kind == calls.DEPENDENCY or opaque_call):
+        out.setdefault("guarded", []).append(["dep" if kind == calls.DEPENDENCY else "opaque",
+                                              f"`{name or method}()`", call.lineno, absorbed, when])
 
 
 def _broad(handler: ast.ExceptHandler) -> bool:

@@ -18,6 +18,7 @@ cached by content):
   ``pool`` (its first thread-pool handoff) and ``pool_other`` (it awaits other
   work), ``route``, ``inputs`` and ``guards`` (``index.guards``) for endpoints,
   ``outputs`` (types it sends back), ``binds`` (local name -> per-item provenance);
+  flag arguments (``index.flags``): each call's ``when`` / ``consts``, and ``guarded``, ``rebound``, ``static``;
 - ``classes``: name -> ``{line, bases, fields}`` (``fields``: refs in its annotated attributes' types);
   ``instances``: module name -> class ref;
 - ``aliases``: type aliases (``AnyConfig = Union[A, B]``) -> the refs they name;

@@ -2,33 +2,50 @@
 from __future__ import annotations
 
 from boundlint.facts import calls
+from boundlint.index import flags
 from boundlint.index.project import ProjectIndex
 from boundlint.index.queries.common import _DEPTH
 
-def dependency(index: ProjectIndex, ref: str, depth: int = 0, seen: frozenset = frozenset()) -> str | None:
+def dependency(index: ProjectIndex, ref: str, passed: list | None = None, *, depth: int = 0,
+               seen: frozenset = frozenset()) -> str | None:
     """Whether calling the project function *ref* reaches an external dependency, following calls.
 
     ``"`client.get()` in `fetch` (path:line)"`` when it does; ``""`` when its
     body and every callee are shown to be local work; None when unknown (a
     callee outside the project, a call of unknown effect, too deep).
+    *passed*: ``[[position or keyword, state], ...]``, the constants the call
+    of *ref* passes (``index.flags.STATES``): the branches of *ref* a test
+    of such a parameter rules out are not read, nor those of the functions
+    it hands the parameter on to.
     """
-    return _dependency(index, ref, depth, seen, False)
+    return _dependency(index, ref, depth, seen, False, _passed(passed))
 
 
-def failing_dependency(index: ProjectIndex, ref: str) -> str | None:
+def failing_dependency(index: ProjectIndex, ref: str, passed: list | None = None) -> str | None:
     """Whether a dependency's failure reaches the caller of the project function *ref*: as
     ``dependency``, but a call inside a ``try`` that catches every exception and does not raise
     (in *ref* or in a function it calls) does not count, its failure stops there."""
-    return _dependency(index, ref, 0, frozenset(), True)
+    return _dependency(index, ref, 0, frozenset(), True, _passed(passed))
 
 
-def _dependency(index: ProjectIndex, ref: str, depth: int, seen: frozenset, failures: bool) -> str | None:
+def _passed(passed: list | None) -> dict:
+    """``[[key, state], ...]`` (a query's JSON argument) as a dict; pairs of another shape are ignored."""
+    out: dict = {}
+    for pair in passed or ():
+        if isinstance(pair, (list, tuple)) and len(pair) == 2 and isinstance(pair[0], (int, str)) \
+                and not isinstance(pair[0], bool) and pair[1] in flags.STATES:
+            out[pair[0]] = pair[1]
+    return out
+
+
+def _dependency(index: ProjectIndex, ref: str, depth: int, seen: frozenset, failures: bool,
+                passed: dict | None = None) -> str | None:
     found = _callable(index, ref)
     if found is None:
         kind = index.resolve(ref)
         if kind is not None and kind[0] == "class":
             init = index.function(f"{ref}.__init__")
-            return "" if init is None else _dependency(index, f"{ref}.__init__", depth + 1, seen, failures)
+            return "" if init is None else _dependency(index, f"{ref}.__init__", depth + 1, seen, failures, passed)
         if kind is not None and kind[0] == "instance" and kind[2].count(".") == 1:
             made = kind[1].summary["instances"][kind[2].split(".")[0]]
             method = kind[2].rsplit(".", 1)[1]
@@ -38,7 +55,8 @@ def _dependency(index: ProjectIndex, ref: str, depth: int, seen: frozenset, fail
     entry, name, facts = found
     if facts.get("stub"):
         return None  # a placeholder a subclass fills in: its body shows nothing
-    dep, opaque = (facts.get("dep_out"), facts.get("opaque_out")) if failures else (facts.get("dep"), facts.get("opaque"))
+    given = flags.by_name(facts, passed)
+    dep, opaque = flags.own(facts, given, failures)
     if dep:
         what, line = dep
         return f"{what} in `{name}` ({index.where(entry, line)})"
@@ -46,9 +64,9 @@ def _dependency(index: ProjectIndex, ref: str, depth: int, seen: frozenset, fail
         return None
     answer: str | None = None if opaque else ""
     for call in facts["calls"]:
-        if failures and call.get("absorbed"):
+        if (failures and call.get("absorbed")) or flags.ruled_out(call.get("when"), given):
             continue
-        inner = _dependency(index, call["ref"], depth + 1, seen | {ref}, failures)
+        inner = _dependency(index, call["ref"], depth + 1, seen | {ref}, failures, flags.passed_on(call, facts, given))
         if inner:
             return inner
         if inner is None:
