@@ -87,6 +87,8 @@ def classify(qualname: str | None, receiver: str | None, method: str | None, set
     skipped when *verbs* is false).
     """
     if qualname is not None:
+        if method is not None and server_context(qualname.rpartition(".")[0], settings):
+            return LOCAL  # `context.abort(...)` of a servicer context answers the caller
         if _in_modules(qualname, tables.table("dependency-modules", settings)):
             return DEPENDENCY
         root = qualname.split(".", 1)[0]
@@ -108,6 +110,12 @@ def classify(qualname: str | None, receiver: str | None, method: str | None, set
     if verbs and words and words[0] in tables.table("dependency-verbs", settings):
         return DEPENDENCY
     return UNKNOWN
+
+
+def server_context(qualname: str, settings: object = None) -> bool:
+    """True when *qualname* is a class of the ``server-contexts`` table (``grpc.ServicerContext``): the
+    server's own side of the call it serves, whose methods answer the caller rather than reach a dependency."""
+    return qualname in tables.table("server-contexts", settings)
 
 
 def classify_call(qualname: str | None, receiver: str | None, method: str | None, settings: object = None,

@@ -199,6 +199,8 @@ class _Reader:
         qual = self.ctx.qualname(cls)
         if qual is None:
             return None
+        if calls.server_context(qual, self.ctx.settings):
+            return NO, ""  # `context.abort()`: the served call's own context answers the caller
         if calls.classify(qual, None, None, self.ctx.settings, verbs=False) == calls.DEPENDENCY:
             return YES, f"`{text or f'{name}.{method}'}()`"
         return self.answer(f"{qual}.{method}", None, call)

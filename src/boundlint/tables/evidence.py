@@ -89,6 +89,12 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
         ("fastapi.HTTPException", "fastapi.exceptions.HTTPException", "starlette.exceptions.HTTPException",
          "werkzeug.exceptions.HTTPException"),
         None),
+    "server-contexts": (
+        "Classes of a dependency package whose instances are the server's own side of a call it is serving "
+        "(gRPC's servicer context): their methods (`context.abort`, `context.set_code`) answer the caller, "
+        "not a dependency.",
+        ("grpc.ServicerContext", "grpc.aio.ServicerContext"),
+        None),
     "launcher-scripts": (
         "Scripts run by their path whose folder Python puts first on `sys.path`: the modules below that folder "
         "import each other by the name below it (`core.utils` next to a Django `manage.py`).",

@@ -75,7 +75,11 @@ class UncheckedRepeatedField(Rule):
     context.abort(...)`, `out.append(u.strip())`); the copy's iteration
     later is (`out = []` filled in such a loop is followed too).
 
-    The finding is on the expression naming the field.
+    The finding is on the expression naming the field.  Its severity is
+    `high` when the loop body or comprehension in sight reaches an external
+    dependency per item (`per item: \`httpx.post()\``), else `medium`; the
+    servicer context's own methods (`context.abort`, table `server-contexts`)
+    answer the caller and are no dependency call.
 
     ## Why is this bad?
     A protobuf `repeated` field has no size limit: only the 4 MB default
@@ -198,26 +202,27 @@ class UncheckedRepeatedField(Rule):
         if self._methods:
             # a loop that only validates or copies items (abort on a bad one, append a normalised one)
             cheap = _cheap_loop(node, self._methods[-1].context)
-            self._iterated(node.iter, node.target, ctx, check=not cheap)
+            self._iterated(node.iter, node.target, ctx, check=not cheap, work=(node.body,))
 
     def _visit_comp(self, node, ctx: Context) -> None:
         if self._methods:
             cheap = _cheap_comp(node)  # a normalising copy: [u.strip() for u in request.uris]
             comp_for = node.for_in
             while comp_for is not None:
-                self._iterated(comp_for.iter, comp_for.target, ctx, check=not cheap)
+                self._iterated(comp_for.iter, comp_for.target, ctx, check=not cheap, work=(node,))
                 comp_for = comp_for.inner_for_in
 
     visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _visit_comp
 
-    def _iterated(self, source: cst.BaseExpression, target: cst.BaseExpression, ctx: Context, check: bool = True) -> None:
+    def _iterated(self, source: cst.BaseExpression, target: cst.BaseExpression, ctx: Context, check: bool = True,
+                  work: tuple[cst.CSTNode, ...] = ()) -> None:
         method = self._methods[-1]
         if isinstance(source, cst.Name) and (source.value in method.requests or source.value in method.streams) and isinstance(target, cst.Name):
             # for req in request_iterator: each streamed message is a request too
             method.requests.add(target.value)
             return
         if check:
-            self._check(source, ctx)
+            self._check(source, ctx, work)
 
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
         if not self._methods:
@@ -251,7 +256,9 @@ class UncheckedRepeatedField(Rule):
             if not self._guarded(field_expr, ctx, method):
                 self._report(arg, (arg, field_expr, key), method, mapping)
 
-    def _check(self, expr: cst.BaseExpression, ctx: Context) -> None:
+    def _check(self, expr: cst.BaseExpression, ctx: Context, work: tuple[cst.CSTNode, ...] = ()) -> None:
+        """Report *expr* when it is an unguarded repeated field of the request; *work* is the per-item work
+        in sight (a loop's body, a comprehension), the evidence its severity is judged on."""
         method = self._methods[-1]
         if method.validated:
             return
@@ -263,19 +270,20 @@ class UncheckedRepeatedField(Rule):
             if any(f is None or self._guarded(f[0], ctx, method) or self._guarded(f[1], ctx, method) for f in found):
                 return
             for arg, f in zip(args, found):
-                self._report(arg, f, method, mapping)
+                self._report(arg, f, method, mapping, work)
             return
         found = self._request_field(expr, method, ctx)
         if found is None or self._guarded(found[0], ctx, method) or self._guarded(found[1], ctx, method):
             return
-        self._report(expr, found, method, mapping)
+        self._report(expr, found, method, mapping, work)
 
-    def _report(self, expr: cst.BaseExpression, found, method: _Method, mapping: bool) -> None:
+    def _report(self, expr: cst.BaseExpression, found, method: _Method, mapping: bool,
+                work: tuple[cst.CSTNode, ...] = ()) -> None:
         key = found[2]
         if key in method.reported or not _repeated_name(key, mapping):
             return
         method.reported.add(key)
-        self.report(expr, method=method.node.name.value, field=key)
+        self.report(expr, method=method.node.name.value, field=key, work=work)
 
     @staticmethod
     def _request_field(expr: cst.BaseExpression, method: _Method, ctx: Context
