@@ -20,6 +20,7 @@ from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.limits import iter_nodes
 from boundlint.analysis.names import dotted
 from boundlint.analysis.storms import pause_call
+from boundlint.facts.walk import binding_targets
 
 
 def pauses_in(loop: Loop, ctx: Context) -> list[cst.Call]:
@@ -53,16 +54,7 @@ def _assigned_in(block: cst.CSTNode | None) -> set[str]:
     if block is None:
         return out
     for n in iter_nodes(block):
-        targets: list[cst.BaseExpression] = []
-        if isinstance(n, cst.Assign):
-            targets = [t.target for t in n.targets]
-        elif isinstance(n, (cst.AnnAssign, cst.AugAssign)):
-            targets = [n.target]
-        elif isinstance(n, cst.NamedExpr):
-            targets = [n.target]
-        elif isinstance(n, cst.AsName):
-            targets = [n.name]
-        for target in targets:
+        for target in binding_targets(n):
             elements = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
             out.update(k for k in map(dotted, elements) if k)
     return out

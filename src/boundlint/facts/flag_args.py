@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from boundlint.facts.walk import own_nodes
+from boundlint.facts.walk import binding_targets, own_nodes
 from boundlint.index.flags import FALSY, NONE, NOT_NONE, TRUTHY, ruled_out
 
 _NAMED = {"None": NONE, "False": FALSY, "True": TRUTHY}
@@ -84,18 +84,7 @@ def _rebound(func: cst.FunctionDef, names: set[str]) -> set[str]:
     """The names of *names* that *func*'s own code assigns (nested defs not read)."""
     found: set[str] = set()
     for node in own_nodes(func.body):
-        targets: list = []
-        if isinstance(node, cst.Assign):
-            targets = [t.target for t in node.targets]
-        elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
-            targets = [node.target]
-        elif isinstance(node, (cst.For, cst.CompFor)):
-            targets = [node.target]
-        elif isinstance(node, cst.NamedExpr):
-            targets = [node.target]
-        elif isinstance(node, cst.AsName):
-            targets = [node.name]
-        for target in targets:
+        for target in binding_targets(node, loops=True):
             for leaf in own_nodes(target):
                 if isinstance(leaf, cst.Name) and leaf.value in names:
                     found.add(leaf.value)

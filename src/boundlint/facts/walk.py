@@ -29,3 +29,15 @@ def own_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         if isinstance(n, _SCOPES) and n is not node:
             continue
         stack.extend(reversed(n.children))
+
+
+def binding_targets(node: cst.CSTNode, loops: bool = False) -> list[cst.BaseExpression]:
+    """The targets *node* binds when it is an assignment (``=``, annotated, augmented, ``:=``) or an
+    ``as`` name; with *loops*, also a ``for`` loop's or comprehension's target; else []."""
+    if isinstance(node, cst.Assign):
+        return [t.target for t in node.targets]
+    if isinstance(node, (cst.AnnAssign, cst.AugAssign, cst.NamedExpr)) or loops and isinstance(node, (cst.For, cst.CompFor)):
+        return [node.target]
+    if isinstance(node, cst.AsName):
+        return [node.name]
+    return []

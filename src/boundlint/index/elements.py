@@ -19,19 +19,9 @@ from typing import Callable
 
 from boundlint.facts.containers import KEY, MAPPINGS, SEQUENCES, UNWRAP as _UNWRAP, VALUE, WRAPPERS as _WRAPPERS
 from boundlint.index.closures import _own_nodes
+from boundlint.index.shapes import dotted as _dotted
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
-
-
-def _dotted(node: ast.AST) -> str | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
 
 
 def attr_annotations(cls: ast.ClassDef) -> dict[str, ast.AST]:
