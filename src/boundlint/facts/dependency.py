@@ -28,6 +28,7 @@ import libcst as cst
 from boundlint import tables
 from boundlint.analysis.names import dotted
 from boundlint.facts import calls, flag_args, given_args, receivers
+from boundlint.facts.overrides import overridden
 from boundlint.facts.spawned import spawned_elsewhere
 
 YES, NO, UNKNOWN = "yes", "no", "unknown"
@@ -288,6 +289,8 @@ class _Reader:
                 return YES, f"`{text or func.attr.value}()`"
             if receiver in ("self", "cls"):
                 found = self.method(func.attr.value)
+                if found is not None and self.failures and receivers.abstract(found):
+                    return overridden(self.owner, func.attr.value, self.ctx)  # a subclass's override runs
                 if found is not None:
                     return self.read(found, depth, call, 1)
             firm = qual is not None and calls.classify(qual, None, None, self.ctx.settings, verbs=False) == calls.LOCAL
@@ -453,7 +456,9 @@ def reaches(nodes: Iterable[cst.CSTNode], chain: list[cst.CSTNode], ctx, failure
     is the traversal's Context (imports, module index, project view).
     With *failures* (the body of a ``try`` whose handler logs), calls inside an
     inner ``try`` that catches everything do not count: their failures never
-    reach the handler.  With *spawned* (coroutines or tasks started per item),
+    reach the handler, and a call of a placeholder method on ``self`` (abstract, or only ``...`` /
+    ``raise NotImplementedError``) is judged by the project's overrides of it
+    (``overrides.overridden``).  With *spawned* (coroutines or tasks started per item),
     a call out of sight in *nodes* themselves counts as awaited.
     """
     verdict, why = _Reader(chain, ctx, failures, spawned).nodes(nodes, 0)

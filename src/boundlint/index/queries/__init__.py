@@ -10,7 +10,7 @@ By question: ``limits`` (limiters, length checks, client factories, pauses,
 batches), ``config`` (settings, returns, constructions), ``requests`` (which
 classes endpoints take and which fields they read or check), ``rejects``
 (functions that reject an oversized argument), ``callers`` (what callers pass,
-fan-outs over calls), ``dependency`` (dependency calls, failures, pools), ``installed`` (rows only operators add);
+fan-outs over calls), ``dependency`` (dependency calls, failures, pools), ``overrides`` (what subclasses put in a placeholder method), ``installed`` (rows only operators add);
 ``index.once`` answers whether only once-contexts call a function.
 """
 from __future__ import annotations
@@ -26,6 +26,7 @@ from boundlint.index.queries.dependency import defined, dependency, failing_depe
 from boundlint.index.queries.installed import operator_rows
 from boundlint.index.queries.limits import batches, client_factory, len_checked, limiter, pauses
 from boundlint.index.queries.named import named_elsewhere
+from boundlint.index.queries.overrides import overrides
 from boundlint.index.queries.requests import class_uses, input_field_reads, input_len_checks, is_enum, taken_as_input
 
 QUERIES: dict[str, Callable] = {
@@ -38,4 +39,5 @@ QUERIES: dict[str, Callable] = {
     "is_enum": is_enum, "taken_as_input": taken_as_input, "returns": returns, "constructed": constructed,
     "passed": passed, "signal": signal, "calls_of": calls_of, "defined": defined,
     "once_callers": once_callers, "operator_rows": operator_rows, "named_elsewhere": named_elsewhere,
+    "overrides": overrides,
 }

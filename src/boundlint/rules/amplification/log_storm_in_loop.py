@@ -7,7 +7,7 @@ from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.logging_calls import describe, log_call, rate_limited, stdout_print
 from boundlint.analysis.storms import handler_loop, loop_source
 from boundlint.analysis.failure_results import failure_branch, per_item_severity
-from boundlint.facts.dependency import caught
+from boundlint.facts.dependency import NO, caught, reaches
 from boundlint.facts.placement import tried_body
 from boundlint.rules.amplification.log_storms import _LOGGERS_DOC, _LOOP_LOG_PREFILTER, _OPTIONS_DOC, loop_storms, result_loop
 from boundlint.rules.amplification.retry_without_backoff import spinning_retry
@@ -97,7 +97,16 @@ class LogStormInLoop(Rule):
       function it calls, in any module (a helper that logs and returns
       `None` when its request fails): the handler never sees the
       dependency fail, and the helper's own log line is judged where it
-      is.
+      is.  A call of a method the class leaves to its subclasses
+      (`await self._handle(batch)` where `_handle` is an
+      `@abstractmethod`, or only `...` / `raise NotImplementedError`) is
+      judged by the project's overrides of it, in any module: low when
+      every override absorbs its dependency's failures this way (or
+      reaches none); one that lets a failure out keeps the finding.  In
+      a `while` loop, a poll elsewhere in the pass (`item = await
+      self._get_item()` before the `try`) is in the work judged only
+      while the handler's own `try` is not shown to keep every
+      dependency failure from it.
     - a loop over a collection that configuration, the installation or the
       code fixes: a settings object, a name that is or ends with a
       `bounded-names` entry (`caps.resolved_callbacks`), a read of the
@@ -271,10 +280,13 @@ class LogStormInLoop(Rule):
 
 def _evidence(handler: cst.ExceptHandler, loop: Loop, ctx: Context) -> dict:
     """What the finding's severity is judged on: the loop's collection, the work whose failure the
-    handler sees (and, for a ``while`` loop, what each pass calls), the dependency error it catches."""
+    handler sees (and, for a ``while`` loop, what each pass calls, unless the handler's own ``try`` is
+    shown to let no dependency's failure out: then a failing poll elsewhere in the pass never reaches
+    the handler), the dependency error it catches."""
     tried = tried_body(ctx.ancestors, handler)
     work = (tried,) if tried is not None else ()
-    if loop.kind == "while" and isinstance(getattr(loop.node, "body", None), cst.BaseSuite):
+    if loop.kind == "while" and isinstance(getattr(loop.node, "body", None), cst.BaseSuite) \
+            and (tried is None or reaches((tried,), list(ctx.ancestors), ctx, failures=True)[0] != NO):
         work = (*work, loop.node.body)  # the storm is per pass: what each pass calls (a consumer's poll)
     # a handler that catches only the item's own faults never sees the dependency fail
     return {"volume": loop.iter, "work": work, "reached": caught(handler, ctx),
