@@ -6,10 +6,10 @@ Two facts for the project index, read with ``ast`` from what ``reader.FunctionRe
   parameter nor a per-item value): ``{"local": "models", "binds": [[kind, text], ...]}`` (or the
   ``{"param": ...}`` its last binding gave, with ``binds`` when it has several), one pair per
   binding of that name in the function, *kind* one of ``"state"`` (an application's shared state,
-  ``request.app.state.MODELS``), ``"fixed"`` (a constant, or a literal of at most ``HANDFUL`` entries
+  ``request.app.state.MODELS``), ``"fixed"`` (a constant, or a literal of 1 to ``HANDFUL`` entries
   whose unpacked parts are state or fixed), ``"param"`` (a parameter or an attribute of one, *text*
-  its key) or ``"other"``; None for anything else;
-- ``state_set(reader, stmt)``: for ``X.app.state.<attr> = value``, records ``[attr, kind, text]``
+  its key) or ``"other"`` (also each place the function fills it: ``out.append(x)``); None for anything else;
+- ``state_set(reader, stmt)``: for ``X.app.state.<attr> = value``, records ``[attr, kind, text, line]``
   in the function's ``state_sets`` when the value may be request input: ``"param"`` (a parameter
   or an attribute of one, *text* its key) or ``"input"`` (the request's body read there,
   ``await request.json()``).
@@ -25,6 +25,7 @@ from boundlint.index.shapes import dotted
 HANDFUL = 8  # entries a literal may hold and still be a fixed, small collection
 _WRAPPERS = frozenset({"dict", "list", "tuple", "set", "sorted", "frozenset"})
 _VIEWS = frozenset({"items", "keys", "values", "copy"})
+_FILLS = frozenset({"append", "extend", "update", "add", "insert", "setdefault", "appendleft", "extendleft"})
 _BODY_READS = frozenset({"json", "body", "form", "get_json", "read"})
 
 
@@ -65,7 +66,7 @@ def kind(value: ast.AST, params: list[str]) -> list[str]:
         entries = value.keys if isinstance(value, ast.Dict) else value.elts
         spread = [v for k, v in zip(value.keys, value.values) if k is None] if isinstance(value, ast.Dict) else [
             e.value for e in value.elts if isinstance(e, ast.Starred)]
-        if len(entries) > HANDFUL:
+        if not entries or len(entries) > HANDFUL:  # built empty: as large as what fills it
             return ["other", f"a literal of {len(entries)} entries"]
         kinds = [kind(s, params) for s in spread]
         if any(k[0] not in ("state", "fixed") for k in kinds):
@@ -81,12 +82,16 @@ def kind(value: ast.AST, params: list[str]) -> list[str]:
 
 def _bindings(reader) -> dict[str, list]:
     """Name -> the values the function binds it to (None for a binding that is no plain assignment:
-    a loop target, an unpacking, ``+=``), from the names the body walk saw; built once per function."""
+    a loop target, an unpacking, ``+=``, and for each fill, ``out.append(x)`` or ``out[k] = v``), from
+    the names the body walk saw; built once per function."""
     found = getattr(reader, "_local_binds", None)
     if found is None:
         found = {}
         for node, parent in reader.body.names:
             if type(node.ctx) is not ast.Store:
+                if (isinstance(parent, ast.Attribute) and parent.attr in _FILLS) or (
+                        isinstance(parent, ast.Subscript) and type(parent.ctx) is ast.Store):
+                    found.setdefault(node.id, []).append(None)  # `out.append(x)`, `out[k] = v`: filled here
                 continue
             if isinstance(parent, ast.Assign) and any(t is node for t in parent.targets):
                 value = parent.value
@@ -122,10 +127,10 @@ def state_set(reader, stmt: ast.Assign) -> None:
         value = stmt.value.value if isinstance(stmt.value, ast.Await) else stmt.value
         if (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _BODY_READS
                 and (dotted(value.func.value) or "").split(".", 1)[0] in reader.params):
-            entry = [text.rsplit(".", 1)[-1], "input", dotted(value.func) or ""]
+            entry = [text.rsplit(".", 1)[-1], "input", dotted(value.func) or "", stmt.lineno]
         else:
             found = kind(value, reader.params)
             if found[0] != "param":
                 continue
-            entry = [text.rsplit(".", 1)[-1], "param", found[1]]
+            entry = [text.rsplit(".", 1)[-1], "param", found[1], stmt.lineno]
         reader.out.setdefault("state_sets", []).append(entry)

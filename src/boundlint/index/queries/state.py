@@ -14,18 +14,18 @@ def state_input(index: ProjectIndex, attr: str) -> str | None:
         sets = {}
         for entry in {id(e): e for e in index.modules.values()}.values():
             for func, facts in entry.summary["functions"].items():
-                for name, kind, text in facts.get("state_sets", ()):
-                    sets.setdefault(name, []).append((entry, func, facts, kind, text))
+                for name, kind, text, line in facts.get("state_sets", ()):
+                    sets.setdefault(name, []).append((entry, func, kind, text, line))
         index.memo["state_sets"] = sets
     answers = index.memo.setdefault("state_input", {})
     if attr in answers:
         return answers[attr]
     answers[attr] = None  # while it is judged: a chain back through the same attribute adds nothing
-    for entry, func, facts, kind, text in sets.get(attr, ()):
+    for entry, func, kind, text, line in sets.get(attr, ()):
         from boundlint.index.queries.callers import _input_chain  # here: callers asks shared_state
 
         if kind == "input" or _input_chain(index, entry, func, text, 0, frozenset()):
-            answers[attr] = f"`{func}()` stores `{text}` in `app.state.{attr}` ({index.where(entry, facts['line'])})"
+            answers[attr] = f"`{func}()` stores `{text}` in `app.state.{attr}` ({index.where(entry, line)})"
             break
     return answers[attr]
 
