@@ -4,7 +4,7 @@ Two facts for the project index, read with ``ast`` from what ``reader.FunctionRe
 
 - ``local(reader, arg, prov)``: the provenance of a call's argument that is a local name (neither a
   parameter nor a per-item value): ``{"local": "models", "binds": [[kind, text], ...]}`` (or the
-  ``{"param": ...}`` its last binding gave, with ``binds`` when it has several), one pair per
+  ``{"param": "request.app.state.X"}`` its last binding gave, with ``binds`` when it has several), one pair per
   binding of that name in the function, *kind* one of ``"state"`` (an application's shared state,
   ``request.app.state.MODELS``), ``"fixed"`` (a constant, or a literal of 1 to ``HANDFUL`` entries
   whose unpacked parts are state or fixed), ``"param"`` (a parameter or an attribute of one, *text*
@@ -106,9 +106,11 @@ def _bindings(reader) -> dict[str, list]:
 
 def local(reader, arg: ast.AST, prov: dict | None) -> dict | None:
     """The provenance of the call argument *arg*: *prov* (``reader.prov``, which keeps a local's last
-    binding only) with the kinds of every binding when *arg* is a local name the function binds more
-    than once or *prov* is None (see the module doc); *prov* for anything else."""
-    if not isinstance(arg, ast.Name) or arg.id in reader.params or (prov is not None and "param" not in prov):
+    binding only) with the kinds of every binding when *arg* is a local name the function binds and
+    *prov* is None, or is application state (``{"param": "request.app.state.X"}``) and the function
+    binds the name more than once (see the module doc); *prov* for anything else."""
+    if not isinstance(arg, ast.Name) or arg.id in reader.params or (
+            prov is not None and not _is_state(prov.get("param") or "")):
         return prov
     values = _bindings(reader).get(arg.id)
     if not values or (prov is not None and len(values) < 2):
