@@ -35,7 +35,7 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.analysis.names import dotted
-from boundlint.facts import bindings, callers, calls, capped, configured, fields, fills, installed, lookups, placement, positions
+from boundlint.facts import app_state, bindings, callers, calls, capped, configured, fields, fills, installed, lookups, placement, positions, self_extend
 from boundlint.facts.fills import empty as _empty
 from boundlint.facts.literals import capped as _capped, index_of as _index_of, literal_items as _literal_items
 
@@ -90,7 +90,7 @@ class _Reader:
         for func in reversed(self.funcs):
             if id(func) not in memo:
                 memo[id(func)] = bindings.assignments(func)
-            values = memo[id(func)].get(name)
+            values = self_extend.drop(func, name, memo[id(func)].get(name) or [])  # `x = [m] + x`: a few more
             limit = capped.cap(func, name) if values or bindings.param(func, name) is not None else ""
             if limit:
                 return FIXED, limit
@@ -178,17 +178,12 @@ class _Reader:
 
     def passed(self, func: cst.FunctionDef, name: str) -> str | None:
         """Why the parameter *name* of the module-level function *func* is configured: every call of it
-        in the project passes an attribute chain that names configuration (``settings.repos``) of a
-        parameter that carries no request input; else None."""
+        in the project passes configuration (``settings.repos``, not of request input), application
+        state, a local bound only to those or small literals, or a parameter so passed (``app_state.passed``); else None."""
         if not any(stmt is func for stmt in self.ctx.module.body):
             return None
-        calls_of = self.ctx.project.ask("passed", self.ctx.project.ref(None, func.name.value), name)
-        if not calls_of or any(c["input"] or not c["text"] or "." not in c["text"]
-                               or not configured.configured_chain(c["text"], self.ctx.settings) for c in calls_of):
-            return None
-        first = calls_of[0]
-        return (f"`{name}` of `{func.name.value}()`, passed `{first['text']}` (configuration) "
-                f"by every caller ({first['where']})")
+        found = app_state.passed(self.ctx, self.ctx.project.ref(None, func.name.value), name, self.ctx.settings)
+        return f"`{name}` of `{func.name.value}()`, passed {found[0]} by every caller ({found[1]})" if found else None
 
     def filled(self, func: cst.FunctionDef, param: cst.Param, depth: int) -> str | None:
         """Why the parameter *param* of *func* (a module-level function or a method of a module-level
@@ -437,8 +432,9 @@ class _Reader:
             if text.rsplit(".", 1)[-1].isupper() and len(text.rsplit(".", 1)[-1]) > 1:
                 return FIXED, f"the constant `{text}`"
             parts = text.split(".")
-            if configured.configured_chain(text, self.ctx.settings):
-                return CONFIGURED, f"`{text}`, set by configuration"
+            why = configured.configured_chain(text, self.ctx.settings) and f"`{text}`, set by configuration"
+            if why or app_state.shared(text, self.ctx):
+                return CONFIGURED, why or app_state.shared(text, self.ctx)
             if root.isupper() and len(root) > 1 and len(parts) >= 2:
                 return CONFIGURED, f"`{text}`, state of the module-level `{root}`"
             once = self.built_once(parts[1], depth) if root in ("self", "cls") and len(parts) >= 2 else None

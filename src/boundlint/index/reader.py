@@ -16,7 +16,7 @@ from typing import Callable
 
 from boundlint import tables
 from boundlint.facts.calls import STDLIB
-from boundlint.index import flags
+from boundlint.index import flags, local_binds
 from boundlint.index.body import child_fields, walk
 from boundlint.index.returns import returned
 from boundlint.index.elements import Elements
@@ -308,6 +308,8 @@ class FunctionReader:
             elt = stmt.value.args[0]
             self.binds[stmt.value.func.value.id] = {"each": loop["src"], "call": self.ref(elt.func) or dotted(elt.func) or "?",
                                                      "line": elt.lineno}
+        if type(stmt) is ast.Assign:
+            local_binds.state_set(self, stmt)  # `request.app.state.X = body.x`: shared state from input
         for field in child_fields(type(stmt)):  # as ast.iter_child_nodes, without its generators
             value = getattr(stmt, field, None)
             for child in value if type(value) is list else (value,):
@@ -444,8 +446,8 @@ class FunctionReader:
         if made is None or made.split(".", 1)[0] in STDLIB:
             return
         record = {"ref": made, "line": call.lineno, "col": call.col_offset + 1,
-                  "args": [self.prov(a) for a in call.args],
-                  "kwargs": {kw.arg: self.prov(kw.value) for kw in call.keywords if kw.arg},
+                  "args": [local_binds.local(self, a, self.prov(a)) for a in call.args],
+                  "kwargs": {kw.arg: local_binds.local(self, kw.value, self.prov(kw.value)) for kw in call.keywords if kw.arg},
                   "loop": None if loop is None else {k: loop[k] for k in _LOOP_KEYS if k in loop},
                   **({"awaited": True} if id(call) in self.awaited else {}),
                   **({"absorbed": True} if id(call) in self._absorbed else {}),

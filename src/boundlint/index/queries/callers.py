@@ -6,10 +6,12 @@ from boundlint.index.queries.common import _DEPTH
 from boundlint.index.queries.dependency import dependency
 from boundlint.index.queries.limits import limiter
 from boundlint.index.queries.rejects import _rejects
+from boundlint.index.queries.state import shared_state
 
 def _input_chain(index: ProjectIndex, entry, func: str, key: str, depth: int, seen: frozenset) -> list[str] | None:
-    """A chain showing that parameter key *key* of function *func* carries request input, else None."""
-    if depth > _DEPTH or (entry.path, func, key) in seen:
+    """A chain showing that parameter key *key* of function *func* carries request input, else None
+    (never for the application's shared state, ``request.app.state.X``, that no request fills: ``state.shared_state``)."""
+    if depth > _DEPTH or (entry.path, func, key) in seen or shared_state(index, key):
         return None
     seen = seen | {(entry.path, func, key)}
     facts = entry.summary["functions"][func]
@@ -62,15 +64,20 @@ def _passed_for(index: ProjectIndex, ref: str, param: str) -> tuple[str, list[tu
 
 def passed(index: ProjectIndex, ref: str, param: str) -> list[dict] | None:
     """What each call of the project function *ref* passes for its parameter *param*:
-    ``{"text": "settings.repos" or None, "input": bool, "where": "path:line"}``, *text* when the caller
-    passes one of its own parameters or an attribute of one, *input* when that carries request input;
-    None when nothing in the project calls *ref*."""
+    ``{"text": "settings.repos" or None, "input": bool, "where": "path:line", "caller": ref,
+    "binds": [[kind, text], ...]}``, *text* when the caller passes one of its own parameters or an
+    attribute of one, *binds* when it passes a local (``index.local_binds``: one pair per binding there),
+    *input* when that parameter, or one a binding names, carries request input; *caller* the
+    calling function's ref. None when nothing in the project calls *ref*."""
     _name, calls_of = _passed_for(index, ref, param)
     out = []
     for caller_entry, caller, call, prov in calls_of:
         source = prov.get("param") if prov else None
-        chain = _input_chain(index, caller_entry, caller, source, 0, frozenset()) if source else None
-        out.append({"text": source, "input": bool(chain), "where": index.where(caller_entry, call["line"])})
+        binds = prov.get("binds") if prov else None
+        keys = [text for k, text in binds if k == "param"] if binds else [source] if source else []
+        chain = any(_input_chain(index, caller_entry, caller, key, 0, frozenset()) for key in keys)
+        out.append({"text": source, "input": chain, "where": index.where(caller_entry, call["line"]),
+                    "caller": f"{index.canonical(caller_entry)}.{caller}", **({"binds": binds} if binds else {})})
     return out or None
 
 

@@ -110,12 +110,16 @@ class LogStormInLoop(Rule):
     - a loop over a collection that configuration, the installation or the
       code fixes: a settings object, a name that is or ends with a
       `bounded-names` entry (`caps.resolved_callbacks`), a read of the
-      registry of a configured kind (`callback_manager.get_loggers()`), the
+      registry of a configured kind (`callback_manager.get_loggers()`), a web
+      application's shared state (`request.app.state.MODELS`, unless the
+      project stores request input in it), the
       results of a signal's `send(...)` (one per installed receiver), the
       keys of data a schema validated (a serializer's `validated_data`,
       `model.model_dump()`), and what is derived from one: a comprehension,
       `tuple` / `sorted` / `reversed` / `filter` of it, a helper's return,
-      a parameter every caller fills with one, the results of a `gather`
+      a parameter every caller in the project fills with one (also through a
+      local bound only to one or to a literal of a few entries, or through
+      its own parameter a few callers up), the results of a `gather`
       over one, a list filled in a loop over one.
     - a catch-all handler (`except Exception`) after a handler of the same
       `try` that catches every failure of the dependency (the
