@@ -18,7 +18,7 @@ import ast
 from typing import Callable
 
 from boundlint.facts.containers import KEY, MAPPINGS, SEQUENCES, UNWRAP as _UNWRAP, VALUE, WRAPPERS as _WRAPPERS
-from boundlint.index.closures import _own_nodes
+from boundlint.index.closures import _own_nodes, _own_statements
 from boundlint.index.shapes import dotted as _dotted
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -32,7 +32,10 @@ def attr_annotations(cls: ast.ClassDef) -> dict[str, ast.AST]:
         if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
             found.setdefault(stmt.target.id, {})[ast.dump(stmt.annotation)] = stmt.annotation
         elif isinstance(stmt, _FUNCS):
-            for node in _own_nodes(stmt.body):
+            # statements only (an annotation is one), as `_own_nodes` reads them: a def among the
+            # method's own statements is entered too
+            starts = [stmt.body, *(d.body for d in stmt.body if isinstance(d, _FUNCS))]
+            for node in (n for body in starts for n in _own_statements(body)):
                 if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Attribute) \
                         and _dotted(node.target) == f"self.{node.target.attr}":
                     found.setdefault(node.target.attr, {})[ast.dump(node.annotation)] = node.annotation
@@ -89,36 +92,64 @@ def _iterated(expr: ast.AST) -> tuple[ast.AST, str] | None:
     return (expr, KEY) if isinstance(expr, (ast.Name, ast.Attribute)) else None
 
 
+_TAKEN, _ITERATED, _OTHER = "taken", "iterated", "other"
+
+
+def _binds_by_name(func) -> dict[str, list[tuple[str, ast.AST]]]:
+    """``{name: [(kind, node), ...]}``: every binding of every local name in *func*'s own code, in one walk
+    and in source order.  *kind* is ``_TAKEN`` (``x = c.get(k)``, ``x := c[k]``: judged by what is
+    taken), ``_ITERATED`` (``for x in c.values()``, not ``async for``) or ``_OTHER`` (an annotated or
+    augmented assignment, ``with ... as x``, or *x* unpacked among several targets: no one element)."""
+    out: dict[str, list[tuple[str, ast.AST]]] = {}
+    for node in _own_nodes(func.body):
+        found: dict[str, str] = {}
+        if isinstance(node, (ast.Assign, ast.NamedExpr)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if isinstance(t, ast.Name):
+                    found.setdefault(t.id, _TAKEN)
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            targets = [node.target]
+            if isinstance(node.target, ast.Name):
+                found[node.target.id] = _ITERATED if not isinstance(node, ast.AsyncFor) else _OTHER
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = []
+            if isinstance(node.target, ast.Name):
+                found[node.target.id] = _OTHER
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            targets = []
+            for item in node.items:
+                if isinstance(item.optional_vars, ast.Name):
+                    found.setdefault(item.optional_vars.id, _OTHER)
+        else:
+            targets = []
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension, ast.Assign)):
+            for t in targets:
+                for n in ast.walk(t):
+                    if isinstance(n, ast.Name):
+                        found.setdefault(n.id, _OTHER)  # unpacked (`a, b = ...`): not one element
+        for name, kind in found.items():
+            out.setdefault(name, []).append((kind, node))
+    return out
+
+
 class _Reader:
     def __init__(self, func, annotations: dict[str, ast.AST]) -> None:
         self.func = func
         self.annotations = annotations
         args = func.args
         self.params = {a.arg: a for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+        self._binds: dict[str, list[tuple[str, ast.AST]]] | None = None
 
     def bindings(self, name: str) -> list[ast.AST | None]:
         """The element annotation each binding of *name* shows (None for one that shows nothing)."""
         if name in self.params:
             return [None]
-        out: list[ast.AST | None] = []
-        for node in _own_nodes(self.func.body):
-            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
-            if isinstance(node, (ast.Assign, ast.NamedExpr)) and any(
-                    isinstance(t, ast.Name) and t.id == name for t in targets):
-                out.append(self.of(_taken(node.value), 0))
-            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and isinstance(node.target, ast.Name) \
-                    and node.target.id == name:
-                out.append(self.of(_iterated(node.iter), 0) if not isinstance(node, ast.AsyncFor) else None)
-            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and isinstance(node.target, ast.Name) \
-                    and node.target.id == name:
-                out.append(None)  # an annotation of its own: the plain-annotation judgement's, not this one's
-            elif isinstance(node, (ast.With, ast.AsyncWith)) and any(
-                    isinstance(i.optional_vars, ast.Name) and i.optional_vars.id == name for i in node.items):
-                out.append(None)
-            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension, ast.Assign)) and any(
-                    isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t)):
-                out.append(None)  # unpacked (`a, b = ...`): not one element
-        return out
+        if self._binds is None:
+            self._binds = _binds_by_name(self.func)
+        return [self.of(_taken(node.value), 0) if kind == _TAKEN else
+                self.of(_iterated(node.iter), 0) if kind == _ITERATED else None
+                for kind, node in self._binds.get(name, ())]
 
     def of(self, found: tuple[ast.AST, str] | None, depth: int) -> ast.AST | None:
         """The element annotation of ``found = (container, part)``: the container is ``self.attr``
@@ -168,6 +199,10 @@ class Elements:
         return f"{made}.{call_func.attr}" if made is not None else None
 
     def _class(self, name: str) -> str | None:
+        args = self.func.args
+        if not self.annotations and not any(a.annotation is not None for a in (*args.posonlyargs, *args.args,
+                                                                                 *args.kwonlyargs)):
+            return None  # no annotated container in reach: no binding can show an element class
         if self._reader is None:
             self._reader = _Reader(self.func, self.annotations)
         found = self._reader.bindings(name)
