@@ -30,6 +30,7 @@ from boundlint.analysis.names import dotted
 from boundlint.facts import calls, flag_args, given_args, receivers
 from boundlint.facts.overrides import overridden
 from boundlint.facts.spawned import spawned_elsewhere
+from boundlint.index.flags import NOT_NONE
 
 YES, NO, UNKNOWN = "yes", "no", "unknown"
 _DEPTH = 3
@@ -72,7 +73,7 @@ def _calls(node: cst.CSTNode, failures: bool = False, skip: frozenset[int] | set
     *failures*, only those whose failure can propagate out of *node*: the body of an inner ``try``
     that catches everything and does not raise (``_absorbs``) is skipped, and so is a coroutine
     handed to a task of its own that *node* never waits on (``spawned_elsewhere``).  The nodes whose
-    ids are in *skip* (branches the call's arguments rule out, ``given_args``) are not read."""
+    ids are in *skip* (branches the call's arguments rule out, ``flag_args``) are not read."""
     out: list[tuple[cst.Call, bool]] = []
     awaited: set[int] = set()
     elsewhere = spawned_elsewhere(node) if failures else set()
@@ -125,7 +126,7 @@ class _Reader:
         self.spawned = spawned
         self.chain = chain
         self.owner = next((n.name.value for n in reversed(chain) if isinstance(n, cst.ClassDef)), None)
-        # (id(def), parameters given not None, parameter states) -> verdict; UNKNOWN while being read (recursion)
+        # (id(def), parameter states) -> verdict; UNKNOWN while being read (recursion)
         self.memo: dict[tuple, tuple[str, str]] = {}
         self.scopes: list[cst.FunctionDef] = []  # the defs being read, innermost last
         self.states: list[dict[str, str]] = []  # what each of them was passed for certain (``flag_args``)
@@ -173,10 +174,11 @@ class _Reader:
     def read(self, func: cst.FunctionDef, depth: int, call: cst.Call | None = None, offset: int = 0) -> tuple[str, str]:
         """``body``'s verdict on a def in sight, marked as read when its effect is unknown; with the
         *call* that runs it, without the branches its arguments rule out (``given_args``, ``flag_args``)."""
-        given, states = (given_args.given(call, func, offset),
-                         flag_args.states(call, func, offset, self.states[-1] if self.states else None)) \
-            if call is not None else (frozenset(), {})
-        verdict, why = self.body(func, depth + 1, given, states)
+        states = {}
+        if call is not None:  # shown not None (`given_args`), unless a flag state says more
+            states = {p: NOT_NONE for p in given_args.given(call, func, offset)}
+            states.update(flag_args.states(call, func, offset, self.states[-1] if self.states else None))
+        verdict, why = self.body(func, depth + 1, states)
         return (UNKNOWN, _READ) if verdict == UNKNOWN and why != _DEEP else (verdict, why)
 
     def enclosing(self) -> list[cst.FunctionDef]:
@@ -386,12 +388,12 @@ class _Reader:
                 return ""
         return found
 
-    def body(self, func: cst.FunctionDef, depth: int, given: frozenset[str] = frozenset(),
-             states: dict[str, str] | None = None) -> tuple[str, str]:
-        """The verdict on the body of the def in sight *func*, its parameters *given* not None and of
-        the *states* passed (``flag_args``): the branches those rule out are not read."""
+    def body(self, func: cst.FunctionDef, depth: int, states: dict[str, str] | None = None) -> tuple[str, str]:
+        """The verdict on the body of the def in sight *func*, given the *states* of its parameters
+        (``flag_args``; ``NOT_NONE`` for one shown not None, ``given_args``): the branches those rule
+        out are not read."""
         states = states or {}
-        key = (id(func), given, tuple(sorted(states.items())))
+        key = (id(func), tuple(sorted(states.items())))
         if key in self.memo:
             return self.memo[key]
         if depth > _DEPTH:
@@ -399,7 +401,7 @@ class _Reader:
         self.memo[key] = (UNKNOWN, "")
         self.scopes.append(func)
         self.states.append(states)
-        skip = given_args.not_taken(func.body, given) | flag_args.not_taken(func.body, states)
+        skip = flag_args.not_taken(func.body, states)
         verdict, why = self.nodes([func.body], depth, skip)
         self.states.pop()
         self.scopes.pop()

@@ -30,8 +30,8 @@ _EXITS = (cst.Return, cst.Raise, cst.Continue, cst.Break)
 
 def _state(expr: cst.BaseExpression, known: dict[str, str]) -> str | None:
     """``index.flags.state`` of a LibCST expression, or the state *known* of a parameter it names."""
-    if isinstance(expr, cst.Name):
-        return _NAMED.get(expr.value) or known.get(expr.value)
+    if isinstance(expr, cst.Name):  # a parameter only shown not None is not handed on (the index records no such state)
+        return _NAMED.get(expr.value) or (known.get(expr.value) if known.get(expr.value) != NOT_NONE else None)
     if isinstance(expr, (cst.Integer, cst.Float)):
         return TRUTHY if expr.evaluated_value else FALSY
     if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):

@@ -6,10 +6,9 @@ the argument is ``None``.  A call that hands in a value shown not to be
 that branch, so the work it does is read without it.
 
 - ``given(call, func, offset)``: the parameters of the def in sight *func*
-  that *call* fills with a value shown not to be ``None``;
-- ``not_taken(body, names)``: the ids of the branches under *body* a
-  ``None`` test on one of *names* rules out (the ``else`` of
-  ``x if p is not None else y``, the body of ``if p is None:``).
+  that *call* fills with a value shown not to be ``None``; ``facts.flag_args``
+  rules out the branches a ``None`` test on one of them decides (the ``else``
+  of ``x if p is not None else y``, the body of ``if p is None:``).
 
 Pure reading of LibCST nodes.
 """
@@ -17,7 +16,6 @@ from __future__ import annotations
 
 import libcst as cst
 
-from boundlint.facts.walk import own_nodes
 
 _VALUES = (cst.List, cst.Dict, cst.Tuple, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp, cst.SimpleString,
            cst.FormattedString, cst.ConcatenatedString, cst.Integer, cst.Float)
@@ -53,33 +51,3 @@ def given(call: cst.Call, func: cst.FunctionDef, offset: int) -> frozenset[str]:
         elif arg.keyword.value in named and _not_none(arg.value):
             out.add(arg.keyword.value)
     return frozenset(out)
-
-
-def _none_test(test: cst.BaseExpression, names: frozenset[str]) -> bool | None:
-    """True for ``p is None``, False for ``p is not None`` (*p* one of *names*), else None."""
-    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
-        return None
-    target = test.comparisons[0]
-    if not (isinstance(test.left, cst.Name) and test.left.value in names
-            and isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
-        return None
-    if isinstance(target.operator, cst.Is):
-        return True
-    return False if isinstance(target.operator, cst.IsNot) else None
-
-
-def not_taken(body: cst.CSTNode, names: frozenset[str]) -> set[int]:
-    """The ids of the branches under *body* that a ``None`` test on one of *names* (parameters
-    filled with values shown not to be ``None``) rules out.  Nested defs are not read."""
-    if not names:
-        return set()
-    out: set[int] = set()
-    for node in own_nodes(body):
-        if isinstance(node, (cst.IfExp, cst.If)):
-            is_none = _none_test(node.test, names)
-            if is_none is None:
-                continue
-            branch = node.body if is_none else node.orelse
-            if branch is not None:
-                out.add(id(branch))
-    return out

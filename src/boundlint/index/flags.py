@@ -30,8 +30,9 @@ import ast
 NONE, FALSY, TRUTHY, NOT_NONE = "none", "falsy", "truthy", "not_none"
 STATES = (NONE, FALSY, TRUTHY)
 # a value's state -> the conditions it contradicts
+# (NOT_NONE as a value: shown not `None`, truth unknown, `facts.given_args`; never recorded in the index)
 _CONTRADICTS = {NONE: frozenset({TRUTHY, NOT_NONE}), FALSY: frozenset({TRUTHY, NONE}),
-                TRUTHY: frozenset({FALSY, NONE})}
+                TRUTHY: frozenset({FALSY, NONE}), NOT_NONE: frozenset({NONE})}
 _OPPOSITE = {TRUTHY: FALSY, FALSY: TRUTHY, NONE: NOT_NONE, NOT_NONE: NONE}
 _EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 
