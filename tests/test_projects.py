@@ -185,6 +185,32 @@ def test_cache_serves_unrelated_modules_without_rejudging(tmp_path, monkeypatch)
     build.reset()
 
 
+def test_answers_that_stand_after_an_edit_are_asked_once(tmp_path, monkeypatch):
+    """After an edit elsewhere, a cached result is re-asked on the next run, and then served without an index."""
+    from boundlint.index import build
+    import boundlint.engine.run as engine
+
+    _files, again = _cached_run(tmp_path, monkeypatch, "catalog")
+    first = again()
+    clients = tmp_path / "catalog" / "clients.py"
+    clients.write_text(clients.read_text(encoding="utf-8") + "# reviewed\n", encoding="utf-8")
+    build.reset()
+    asked: list[int] = []
+    real_valid = engine._still_valid
+    monkeypatch.setattr(engine, "_still_valid", lambda *a: asked.append(1) or real_valid(*a))
+    second = again()
+    assert len(asked) == 3  # each module (but the edited one) whose judgement asked the project something
+    build.reset()
+    asked.clear()
+    built: list[str] = []
+    real_build = build.build_index
+    monkeypatch.setattr(build, "build_index", lambda *a, **k: built.append(a[0]) or real_build(*a, **k))
+    third = again()
+    assert asked == [] and built == []
+    assert [r.findings for r in third] == [r.findings for r in second] == [r.findings for r in first]
+    build.reset()
+
+
 def test_unchanged_project_is_served_without_building_an_index(tmp_path, monkeypatch):
     """While no module of the project changed, a cached result's answers stand: no index is built."""
     from boundlint.index import build

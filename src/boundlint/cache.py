@@ -170,6 +170,13 @@ class Cache:
             self._dirty.add(key[:2])
         return findings, int(lines), consulted
 
+    def revalidate(self, key: str, consulted: dict) -> None:
+        """Replace the project answers recorded with *key*'s result (*consulted*, re-asked and unchanged)."""
+        entry = self._shard(key[:2]).get(key)
+        if isinstance(entry, list) and len(entry) == 4:
+            entry[3] = consulted
+            self._dirty.add(key[:2])
+
     def put(self, key: str, findings: list[Finding], lines: int, consulted: dict | None = None) -> None:
         """Record the result for content *key*, with the project questions it *consulted*."""
         raw = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.hint, list(f.evidence), f.severity,

@@ -89,10 +89,17 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
         if key is None:
             misses.append(path)
             continue
-        hit = cache.variant(each.get(path, settings)).get(key, path)
-        if hit is not None and hit[2] and hit[2].get(PROJECT) != build.project_digest(path, known) \
-                and not _still_valid(build.index_for(path, build.CACHE_DIR), hit[2]):
-            hit = None  # another module changed what this file's judgement asked of the project
+        variant = cache.variant(each.get(path, settings))
+        hit = variant.get(key, path)
+        if hit is not None and hit[2]:
+            digest = build.project_digest(path, known)
+            if hit[2].get(PROJECT) == digest:
+                pass
+            elif _still_valid(build.index_for(path, build.CACHE_DIR), hit[2]):
+                # Valid for the project as it is now: record that, so the next run needs no index to know it.
+                variant.revalidate(key, {**hit[2], PROJECT: digest})
+            else:
+                hit = None  # another module changed what this file's judgement asked of the project
         if hit is None:
             misses.append(path)
         else:
