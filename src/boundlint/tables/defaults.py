@@ -82,6 +82,11 @@ DEFAULTS: dict[str, tuple[str, tuple[str, ...], str | None]] = {
          *(f"httpx.{m}" for m in (*_HTTP, "stream")),
          "urllib.request.urlopen", "urllib2.urlopen", "aiohttp.request"),
         None),
+    "accept-calls": (
+        "Methods that accept one incoming connection on a listener: a loop that starts a handler per accepted "
+        "connection is a server's accept loop, bounded by design.",
+        ("accept",),
+        None),
     "sleeps": (
         "Calls that pause the caller: a pause of 0.1 s or more paces a failing loop.",
         ("time.sleep", "asyncio.sleep", "anyio.sleep", "trio.sleep", "gevent.sleep", "eventlet.sleep",

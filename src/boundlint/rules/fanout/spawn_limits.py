@@ -369,3 +369,16 @@ def _none_tests(test: cst.BaseExpression) -> set[str]:
             and not test.args):
         return {dotted(test.func.value) or ""}
     return set()
+
+
+def accept_loop(loop: Loop, call: cst.Call, ctx: Context) -> tuple[str, str] | None:
+    """The severity of a task or thread started per pass of a server's accept loop (``facts.accept_loop``):
+    ``(LOW, why)``, since one handler per accepted connection is bounded by design; else None (judged as usual)."""
+    from boundlint.facts.accept_loop import accepted
+    from boundlint.verdicts.severity import LOW
+
+    how = accepted(loop, call, ctx)
+    if not how:
+        return None
+    return LOW, (f"a server's accept loop: one handler per connection accepted by {how}, "
+                 "bounded by design (the listen backlog and the open-file limit)")
