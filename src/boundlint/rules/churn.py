@@ -53,6 +53,7 @@ class _Candidate:
     qual: str | None  # the function's qualified name, for the project's callers
     sessionless: bool = False  # a one-shot request helper (`requests.get`), not a constructor
     serves_many: bool = False  # the function goes on to serve many items with it: a session per call
+    made: tuple[str, ...] = ()  # the factory in another module that builds the client: the chain's last step
 
 
 def note_loop_call(looped: dict[int, list[tuple[str, str, bool, cst.Call]]], node: cst.Call, ctx: Context) -> None:
@@ -230,7 +231,7 @@ class ClientPerItem(Rule):
         worker_index(ctx).note_call(node, ctx)
         factory = client_constructor(node, ctx) or helper_constructor(node, ctx)
         evidence: tuple[str, ...] = ()
-        if factory is None and ctx.frame.loops:
+        if factory is None:
             made = project_factory(node, ctx)
             if made is not None:
                 factory, evidence = made[0], (f"{made[1]} builds a new `{made[0]}` on every call",)
@@ -252,14 +253,15 @@ class ClientPerItem(Rule):
             self.report(node, evidence, call=short(node.func) + "(...)", kind=kind, where=where, volume=loop.iter,
                         work=(node,), reached=_CONNECTION)
             return
-        self._candidate(node, ctx, kind)
+        self._candidate(node, ctx, kind, made=evidence)
 
-    def _candidate(self, node: cst.Call, ctx: Context, kind: str, sessionless: bool = False) -> None:
+    def _candidate(self, node: cst.Call, ctx: Context, kind: str, sessionless: bool = False,
+                   made: tuple[str, ...] = ()) -> None:
         """Keep a construction that runs once per call of its function: judged when the module's callers are known."""
         func = function_node(ctx)
         if func is not None and not returned_later(node, ctx, func):
             self._candidates.append(_Candidate(node, func, kind, ctx.function_qualname(), sessionless,
-                                               serves_many(node, ctx, func)))
+                                               serves_many(node, ctx, func), made))
 
     def leave_Module(self, node: cst.Module, ctx: Context) -> None:
         index = worker_index(ctx)
@@ -267,15 +269,15 @@ class ClientPerItem(Rule):
             call = short(c.call.func) + "(...)"
             site = index.site_of(c.func)
             if site is not None and not c.sessionless:  # a sessionless helper in a fan-out is BND402's
-                self.report(c.call, call=call, kind=c.kind, where=_worker_text(c.func, site), volume=site.volume,
-                            reached=_CONNECTION)
+                self.report(c.call, c.made, call=call, kind=c.kind, where=_worker_text(c.func, site),
+                            volume=site.volume, reached=_CONNECTION)
                 continue
             looped = [hit for hit in self._looped.get(id(c.func), ()) if not (hit[2] and c.serves_many)]
             if looped and site is None:
                 source, caller, passes, at = looped[0]
                 each = f"on every pass of `{source}`" if passes else f"per item of `{source}`"
                 chain = (f"`{caller}()` calls `{_func_name(c.func)}()` {each} ({_where(ctx, at)})",)
-                self.report(c.call, chain, call=call, kind=c.kind,
+                self.report(c.call, (*chain, *c.made), call=call, kind=c.kind,
                             where=f"in `{_func_name(c.func)}`, which `{caller}` calls {each}", reached=_CONNECTION)
             elif c.qual is not None and ctx.project and site is None:
                 # a sessionless helper fanned out by another module is BND402's
@@ -283,7 +285,7 @@ class ClientPerItem(Rule):
                                         False if c.sessionless else None)
                 if chain:
                     where = f"in `{_func_name(c.func)}`, which another module calls per item"
-                    self.report(c.call, chain, call=call, kind=c.kind, where=where, volume=("unknown", chain[0]),
+                    self.report(c.call, (*chain, *c.made), call=call, kind=c.kind, where=where, volume=("unknown", chain[0]),
                                 reached=_CONNECTION)
         self._candidates.clear()
         self._looped.clear()
