@@ -76,7 +76,7 @@ def _marshmallow_shape(call: cst.Call, ctx: Context, free_form: bool = False) ->
 def _drf_shape(call: cst.Call, ctx: Context, free_form: bool = False) -> Shape | None:
     """A Django REST framework serializer field that holds many items, with its limit.
 
-    ``ListField(child=...)`` (``max_length=N`` caps it), ``DictField(child=...)``,
+    ``ListField(child=...)`` and ``ListSerializer(child=...)`` (``max_length=N`` caps them), ``DictField(child=...)``,
     a nested serializer or related field with ``many=True`` (a nested serializer
     takes ``max_length=N`` since DRF 3.13).  ``MultipleChoiceField`` holds at
     most its choices; ``DictField()`` without a child is a free-form object
@@ -89,9 +89,9 @@ def _drf_shape(call: cst.Call, ctx: Context, free_form: bool = False) -> Shape |
         return None  # output only: DRF ignores it in input
     head = short_name(call.func, ctx)
     many = kwarg(call, "many")
-    if head == "ListField" or (isinstance(many, cst.Name) and many.value == "True"):
+    if head in ("ListField", "ListSerializer") or (isinstance(many, cst.Name) and many.value == "True"):
         limit = "`max_length=N`" if _not_none(kwarg(call, "max_length")) else None
-        return Shape(_text(call.func) + ("(many=True)" if head != "ListField" else "(...)"), limit)
+        return Shape(_text(call.func) + ("(many=True)" if head not in ("ListField", "ListSerializer") else "(...)"), limit)
     if head == "DictField" and kwarg(call, "child") is not None:
         return Shape(_text(call.func) + "(...)", None)
     if head == "DictField" and free_form:

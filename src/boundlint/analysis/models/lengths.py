@@ -190,6 +190,8 @@ def _validator_limit(expr: cst.BaseExpression | None, ctx: Context) -> str | Non
                 return "`validators.max_len(...)`"
             if head == "Length" and _not_none(kwarg(node, "max")):
                 return "`validate.Length(max=...)`"
+            if head == "Length" and _not_none(kwarg(node, "equal")):
+                return "`validate.Length(equal=...)`"
             if head in ("Length",) and len(positional(node)) >= 2 and _not_none(positional(node)[1]):
                 return "`validate.Length(max=...)`"
         elif isinstance(node, (cst.Name, cst.Lambda)) and function_checks_len(node, ctx):

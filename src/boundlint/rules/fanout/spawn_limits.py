@@ -57,6 +57,12 @@ _LIMITS_DOC = """
       iteration, handed to the task, and awaited before the next start
       (`await failed.wait()`, also under `move_on_after(delay)`), as
       happy-eyeballs connecting staggers its attempts;
+    - a server's accept loop (tasks and threads, at `low` severity): a `while` loop that
+      accepts a connection (`conn = await listener.accept()`, `conn, addr =
+      sock.accept()`; the `accept-calls` table) and starts a task or thread
+      that takes it.  One handler per accepted connection is bounded by
+      design, by the listen backlog and the open-file limit; a fan-out over
+      what a client sends, inside the handler or the loop, is judged as usual;
     - one task at a time: the task is stored in a name that an enclosing
       `if` requires to hold none (`if self.task is None: self.task =
       create_task(...)`, also `if not t`, `if t.done()`, `if t is None or

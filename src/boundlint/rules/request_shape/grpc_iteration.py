@@ -23,8 +23,10 @@ _NOT_PLURAL = frozenset({
     "status", "address", "alias", "bias", "canvas", "gas", "this", "news", "series", "species", "chaos",
     "atlas", "corpus", "bonus", "focus", "campus", "plus", "minus", "virus", "radius", "axis", "basis",
     "analysis", "apparatus", "census", "consensus", "lens", "iris", "dns", "https", "os", "sms", "ms", "ns",
+    "bus", "onus", "opus", "nexus", "genus", "syllabus", "stimulus", "surplus", "prospectus", "impetus", "locus",
+    "modus", "thesaurus", "us",
 })
-_IRREGULAR_PLURALS = frozenset({"children", "people", "criteria", "indices", "matrices", "vertices", "media"})
+_IRREGULAR_PLURALS = frozenset({"children", "people", "criteria", "indices", "matrices", "vertices", "media", "batch"})
 _COLLECTION_SUFFIXES = ("_list", "_set", "_map", "_batch", "_array")
 
 
@@ -246,4 +248,4 @@ def _repeated_name(key: str, mapping: bool) -> bool:
     if last in _IRREGULAR_PLURALS or last.endswith(_COLLECTION_SUFFIXES):
         return True
     word = last.rsplit("_", 1)[-1]
-    return word.endswith("s") and not word.endswith(("ss", "us")) and word not in _NOT_PLURAL
+    return word.endswith("s") and not word.endswith("ss") and word not in _NOT_PLURAL  # skus, gpus: plural

@@ -51,7 +51,7 @@ class UnboundedRequestCollection(Rule):
     `pydantic.v1` namespace, pydantic dataclasses), `msgspec.Struct`, attrs,
     `@dataclass`, marshmallow `Schema` (`fields.List`, `fields.Dict`,
     `fields.Nested(..., many=True)`), Django REST framework serializers
-    (`ListField`, `DictField(child=...)`, nested serializers and related
+    (`ListField`, `ListSerializer(child=...)`, `DictField(child=...)`, nested serializers and related
     fields with `many=True`; not `read_only=True` ones, nor those listed in
     `Meta.read_only_fields`) and `TypedDict`.
     The finding is on the field's line.
@@ -158,8 +158,8 @@ class UnboundedRequestCollection(Rule):
       or an `AfterValidator(f)` whose same-module `f` checks `len`;
     - a same-module type alias that carries such a limit;
     - attrs `validators.max_len(N)` or a validator function that checks `len`;
-    - marshmallow `validate=validate.Length(max=N)`;
-    - DRF `ListField(max_length=N)`, a nested serializer with
+    - marshmallow `validate=validate.Length(max=N)` (or `equal=N`);
+    - DRF `ListField(max_length=N)` (also `ListSerializer`), a nested serializer with
       `many=True, max_length=N` (DRF 3.13+), a `validate_<field>` method or
       a `validate` method that compares `len` of it, a
       `MultipleChoiceField` (at most its choices);
