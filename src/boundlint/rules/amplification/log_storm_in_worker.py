@@ -31,7 +31,8 @@ class LogStormInWorker(Rule):
     worker or handler) creates (`task.add_done_callback(report)`), and a
     message handler registered with a broker (`client.on_message = handle`,
     `message_callback_add(topic, handle)`, `on_message=` /
-    `on_message_callback=`, `callback=` / `cb=` of `subscribe` / `consume`).
+    `on_message_callback=`, `callback=` / `cb=` of `subscribe` / `consume`,
+    kombu's `callbacks=[handle]` of a consumer and `register_callback(handle)`).
 
     ## Why is this bad?
     When the dependency fails, every item's worker fails, so the fan-out
