@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from boundlint import tables
 from boundlint.analysis.context import Context
 from boundlint.analysis.names import dotted
 from boundlint.analysis.storms import function_node, iterations_bounded
@@ -108,6 +109,38 @@ class CallbackIndex:
     def _keep_site(self, target: cst.CSTNode, site: WorkerSite, per_message: bool) -> None:
         self.sites.setdefault(id(target), (site, per_message))
         self._keep.append(target)
+
+
+def queue_worker(func: cst.CSTNode | None, ctx: Context) -> WorkerSite | None:
+    """The decorator that makes *func* a task a queue or broker runs once per message (``@shared_task``,
+    ``@app.task(bind=True)``, ``@dramatiq.actor``, ``@broker.subscriber("q")``: the ``worker-decorators``
+    table less the ``periodic-decorators``), as a site; else None."""
+    if not isinstance(func, cst.FunctionDef):
+        return None
+    workers = tables.table("worker-decorators", ctx.settings) - tables.table("periodic-decorators", ctx.settings)
+    for decorator in func.decorators:
+        expr = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+        name = dotted(expr) or ""
+        if name.rsplit(".", 1)[-1] in workers:
+            return WorkerSite(f"@{name}", "<module>", ("input", f"the messages `@{name}` delivers"))
+    return None
+
+
+def hands_back(handler: cst.ExceptHandler, func: cst.CSTNode) -> bool:
+    """True when *handler* hands the failure back to the task queue: among its own statements, a call of
+    ``retry`` on the bound task (``raise self.retry(exc=exc, countdown=60)``), which re-queues the message
+    with a delay; its log line then repeats per retry, paced by the queue."""
+    params = func.params.params if isinstance(func, cst.FunctionDef) else ()
+    if not params:
+        return False
+    bound = params[0].name.value
+    for stmt in handler.body.body:
+        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+            value = small.exc if isinstance(small, cst.Raise) else getattr(small, "value", None)
+            if (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "retry"
+                    and isinstance(value.func.value, cst.Name) and value.func.value.value == bound):
+                return True
+    return False
 
 
 def _task(expr: cst.BaseExpression, ctx: Context) -> bool:

@@ -152,6 +152,10 @@ EVIDENCE: dict[str, tuple[str, tuple[str, ...], str | None]] = {
         ("task", "shared_task", "periodic_task", "actor", "job", "consumer", "subscriber", "on_message",
          "scheduled_job", "cron", "repeat_every", "agent", "timer", "interval"),
         None),
+    "periodic-decorators": (
+        "Worker decorators that run a function on a schedule, not once per message: its failure logs once per period.",
+        ("periodic_task", "scheduled_job", "cron", "repeat_every", "timer", "interval"),
+        None),
     "operator-guards": (
         "Words in the name of an endpoint's injected dependency (`Depends(get_admin_user)`) that let only the "
         "service's operators through: rows only such endpoints create are configured, like settings.",

@@ -6,7 +6,7 @@ import libcst as cst
 from boundlint.analysis.context import Context
 from boundlint.analysis.logging_calls import LogCall, describe, log_call, rate_limited
 from boundlint.analysis.storms import function_node, guarded, handler_loop
-from boundlint.analysis.callbacks import callback_index
+from boundlint.analysis.callbacks import callback_index, hands_back, queue_worker
 from boundlint.analysis.failure_results import failure_branch, local_fault, per_item_severity
 from boundlint.analysis.workers import worker_index
 from boundlint.facts.dependency import caught
@@ -32,7 +32,12 @@ class LogStormInWorker(Rule):
     message handler registered with a broker (`client.on_message = handle`,
     `message_callback_add(topic, handle)`, `on_message=` /
     `on_message_callback=`, `callback=` / `cb=` of `subscribe` / `consume`,
-    kombu's `callbacks=[handle]` of a consumer and `register_callback(handle)`).
+    kombu's `callbacks=[handle]` of a consumer and `register_callback(handle)`),
+    and a task a queue runs once per message, by its decorator (`@shared_task`,
+    `@app.task`, `@dramatiq.actor`, `@broker.subscriber(...)`: the
+    `worker-decorators` table less the `periodic-decorators`), unless its
+    handler hands the failure back to the queue's retry
+    (`raise self.retry(exc=exc, countdown=60)` in a bound task).
 
     ## Why is this bad?
     When the dependency fails, every item's worker fails, so the fan-out
@@ -83,6 +88,7 @@ class LogStormInWorker(Rule):
     prefilter = _WORKER_LOG_PREFILTER
     message = "`{call}` {what} for every failed item: `{worker}` runs per item of `{site}`"
     hint = "log one summary after the fan-out (gather(..., return_exceptions=True)), or rate-limit the log line"
+    hints = {"message": "rate-limit or sample the log line, or count failures and log one summary per interval"}
     invalid = (
         Example("per_item_coroutine", """
             import asyncio
@@ -177,13 +183,17 @@ class LogStormInWorker(Rule):
         for call, func, log, handler, work in self._candidates:
             site = index.site_of(func)
             reached = caught(handler, ctx) if handler is not None else "a failed result of a dependency call"
+            hint = ""
             if site is None:
                 found = callbacks.site_of(func)
+                queued = queue_worker(func, ctx) if found is None else None
+                if queued is not None and not (handler is not None and hands_back(handler, func)):
+                    found = queued, True
                 if found is None or (found[1] and handler is not None and local_fault(handler, ctx)):
                     continue  # a message handler's parse error is the message's fault, not the dependency's
-                site = found[0]
+                site, hint = found[0], self.hints["message"] if found[1] else ""
                 reached = reached or "the failure of a task or message it is called back for"
-            self.report(call, call=log.text, what=describe(log), worker=_func_name(func), site=site.describe(),
+            self.report(call, hint=hint, call=log.text, what=describe(log), worker=_func_name(func), site=site.describe(),
                         work=work, volume=getattr(site, "volume", None),
                         reached=reached, severity=per_item_severity(handler, ctx))
         self._candidates.clear()

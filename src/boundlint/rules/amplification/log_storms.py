@@ -11,6 +11,7 @@ from boundlint.analysis.names import dotted
 from boundlint.analysis.failure_results import FailureBranch, fanout_results_bounded
 from boundlint.analysis.storms import exits_after, guarded, iterations_bounded, loop_storm_limit, paced
 from boundlint.analysis.workers import SPAWN_RE
+from boundlint.tables.evidence import EVIDENCE
 from boundlint.rules.amplification.retry_without_backoff import _PROMPTS, spinning_retry
 
 _LOGGERS_DOC = """
@@ -36,7 +37,10 @@ _LOGS = re.compile(r"\.\s*a?(?:warning|warn|error|exception|critical|fatal|log)\
 _FAILURE = re.compile(r"\bexcept\b|\bisinstance\b|\.exception\(|status|\.ok\b|\bis_\w*error\b|full")
 _LOOP_LOG_PREFILTER = (_FAILURE, _LOGS, re.compile(r"\b(?:for|while)\b"))
 # a fan-out, a done-callback or a message handler's registration
-_PER_ITEM = re.compile(SPAWN_RE.pattern + r"|add_done_callback|on_message|message_callback|\b(?:p?subscribe|consume)\b")
+# (a configured `worker-decorators` table makes the rule run whatever the text: `may_apply`)
+_QUEUE_TASKS = "|".join(sorted(set(EVIDENCE["worker-decorators"][1]) - set(EVIDENCE["periodic-decorators"][1])))
+_PER_ITEM = re.compile(SPAWN_RE.pattern + r"|add_done_callback|on_message|message_callback|\b(?:p?subscribe|consume)\b"
+                       r"|\bcallbacks\b|register_callback|@[\w.]*\b(?:" + _QUEUE_TASKS + r")\b")
 _WORKER_LOG_PREFILTER = (_FAILURE, _LOGS, _PER_ITEM)
 _OPTIONS_DOC = """
     ## Options
