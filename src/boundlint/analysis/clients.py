@@ -89,6 +89,9 @@ def _index(ctx: Context, node: cst.CSTNode) -> int:
     return -1
 
 
+RETURNED = "returned to the caller"
+
+
 def reused(call: cst.Call, ctx: Context, loop: Loop | None) -> str | None:
     """Why the client *call* builds is built once rather than per item, or None.
 
@@ -111,7 +114,7 @@ def reused(call: cst.Call, ctx: Context, loop: Loop | None) -> str | None:
         if any(isinstance(t, (cst.Attribute, cst.Subscript)) for t in targets):
             return "kept on an attribute or in a mapping"
     if isinstance(parent, (cst.Return, cst.Yield)):
-        return "returned to the caller"
+        return RETURNED
     if isinstance(parent, (cst.ListComp, cst.SetComp, cst.DictComp)) and node in (getattr(parent, "elt", None), getattr(parent, "value", None)):
         return "kept in the collection the comprehension builds"
     if isinstance(parent, cst.Arg):

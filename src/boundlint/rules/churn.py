@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from boundlint.analysis.clients import (
-    CLIENT_FACTORIES, client_constructor, helper_constructor, paced_loop, project_factory, reconnect_session,
+    CLIENT_FACTORIES, client_constructor, helper_constructor, paced_loop, reconnect_session, RETURNED,
     returned_later, reused, server_socket, serves_many, session_client, sessionless_name, sessionless_request,
 )
 from boundlint.analysis.context import Context, Loop
@@ -53,7 +53,6 @@ class _Candidate:
     qual: str | None  # the function's qualified name, for the project's callers
     sessionless: bool = False  # a one-shot request helper (`requests.get`), not a constructor
     serves_many: bool = False  # the function goes on to serve many items with it: a session per call
-    made: tuple[str, ...] = ()  # the factory in another module that builds the client: the chain's last step
 
 
 def note_loop_call(looped: dict[int, list[tuple[str, str, bool, cst.Call]]], node: cst.Call, ctx: Context) -> None:
@@ -107,9 +106,11 @@ class ClientPerItem(Rule):
     websocket connections, and the standard library's `smtplib`, `ftplib`,
     `imaplib` and `poplib` clients.  A same-module helper that builds and
     returns such a client (`def _client(): return httpx.Client(...)`)
-    counts as its constructor, and so does such a factory in another module
-    of the project (`make_client()` from `clients.py`, unless it caches:
-    `@lru_cache`).  A client made from a session (`session.client("s3")`,
+    counts as its constructor.  A factory in another module of the project
+    (`make_client()` from `clients.py`, unless it caches: `@lru_cache`) is
+    reported at its own constructor when a caller runs it per item, also
+    through up to two plain calls (a worker that a gather runs per item
+    calls the factory once); the evidence is that chain of callers.  A client made from a session (`session.client("s3")`,
     `factory().client("s3")`, `SESSION.resource("s3")` in a module that
     imports boto3) is a new client with its own pool on every call, whoever
     holds the session.
@@ -226,42 +227,48 @@ class ClientPerItem(Rule):
         self._candidates: list[_Candidate] = []
         # same-module functions called per item: id(def) -> [(loop source, caller, per pass of a while loop, the call)]
         self._looped: dict[int, list[tuple[str, str, bool, cst.Call]]] = {}
+        # clients returned by this module's functions: (construction, function, kind, qualified name)
+        self._factories: list[tuple[cst.Call, cst.FunctionDef, str, str]] = []
 
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
         worker_index(ctx).note_call(node, ctx)
-        factory = client_constructor(node, ctx) or helper_constructor(node, ctx)
-        evidence: tuple[str, ...] = ()
-        if factory is None:
-            made = project_factory(node, ctx)
-            if made is not None:
-                factory, evidence = made[0], (f"{made[1]} builds a new `{made[0]}` on every call",)
-        if factory is None:
-            factory = session_client(node, ctx)
+        factory = client_constructor(node, ctx) or helper_constructor(node, ctx) or session_client(node, ctx)
         if factory is None:
             note_loop_call(self._looped, node, ctx)
             if sessionless_request(node, ctx) is not None and _innermost_unbounded(ctx) is None:
                 self._candidate(node, ctx, "connection", sessionless=True)
             return
         loop = _innermost_unbounded(ctx)
-        if reused(node, ctx, loop) or server_socket(node, ctx, loop.node if loop is not None else function_node(ctx)):
+        kept = reused(node, ctx, loop)
+        if kept == RETURNED and loop is None:
+            self._factory(node, ctx, factory)  # a factory: judged by who calls it per item
+            return
+        if kept or server_socket(node, ctx, loop.node if loop is not None else function_node(ctx)):
             return
         if reconnect_session(node, ctx, loop):
             return
         kind = _kind(factory)
         if loop is not None:
             where = f"on every iteration of `{loop_source(loop)}`" if loop.kind == "while" else f"per item of `{loop_source(loop)}`"
-            self.report(node, evidence, call=short(node.func) + "(...)", kind=kind, where=where, volume=loop.iter,
+            self.report(node, call=short(node.func) + "(...)", kind=kind, where=where, volume=loop.iter,
                         work=(node,), reached=_CONNECTION)
             return
-        self._candidate(node, ctx, kind, made=evidence)
+        self._candidate(node, ctx, kind)
 
-    def _candidate(self, node: cst.Call, ctx: Context, kind: str, sessionless: bool = False,
-                   made: tuple[str, ...] = ()) -> None:
+    def _factory(self, node: cst.Call, ctx: Context, factory: str) -> None:
+        """Keep a client a function builds and returns (not a cached one): reported here when another module
+        runs the function per item (``index.queries.callers.per_item_through``); this module's own calls are
+        judged where they are (``helper_constructor``)."""
+        func = function_node(ctx)
+        if isinstance(func, cst.FunctionDef) and not func.decorators and ctx.function_qualname():
+            self._factories.append((node, func, _kind(factory), ctx.function_qualname()))
+
+    def _candidate(self, node: cst.Call, ctx: Context, kind: str, sessionless: bool = False) -> None:
         """Keep a construction that runs once per call of its function: judged when the module's callers are known."""
         func = function_node(ctx)
         if func is not None and not returned_later(node, ctx, func):
             self._candidates.append(_Candidate(node, func, kind, ctx.function_qualname(), sessionless,
-                                               serves_many(node, ctx, func), made))
+                                               serves_many(node, ctx, func)))
 
     def leave_Module(self, node: cst.Module, ctx: Context) -> None:
         index = worker_index(ctx)
@@ -269,15 +276,15 @@ class ClientPerItem(Rule):
             call = short(c.call.func) + "(...)"
             site = index.site_of(c.func)
             if site is not None and not c.sessionless:  # a sessionless helper in a fan-out is BND402's
-                self.report(c.call, c.made, call=call, kind=c.kind, where=_worker_text(c.func, site),
-                            volume=site.volume, reached=_CONNECTION)
+                self.report(c.call, call=call, kind=c.kind, where=_worker_text(c.func, site), volume=site.volume,
+                            reached=_CONNECTION)
                 continue
             looped = [hit for hit in self._looped.get(id(c.func), ()) if not (hit[2] and c.serves_many)]
             if looped and site is None:
                 source, caller, passes, at = looped[0]
                 each = f"on every pass of `{source}`" if passes else f"per item of `{source}`"
                 chain = (f"`{caller}()` calls `{_func_name(c.func)}()` {each} ({_where(ctx, at)})",)
-                self.report(c.call, (*chain, *c.made), call=call, kind=c.kind,
+                self.report(c.call, chain, call=call, kind=c.kind,
                             where=f"in `{_func_name(c.func)}`, which `{caller}` calls {each}", reached=_CONNECTION)
             elif c.qual is not None and ctx.project and site is None:
                 # a sessionless helper fanned out by another module is BND402's
@@ -285,10 +292,17 @@ class ClientPerItem(Rule):
                                         False if c.sessionless else None)
                 if chain:
                     where = f"in `{_func_name(c.func)}`, which another module calls per item"
-                    self.report(c.call, (*chain, *c.made), call=call, kind=c.kind, where=where, volume=("unknown", chain[0]),
+                    self.report(c.call, chain, call=call, kind=c.kind, where=where, volume=("unknown", chain[0]),
                                 reached=_CONNECTION)
+        for call_node, func, kind, qual in self._factories if ctx.project else ():
+            chain = ctx.project.ask("per_item_through", ctx.project.ref(None, qual))
+            if chain:
+                self.report(call_node, chain, call=short(call_node.func) + "(...)", kind=kind,
+                            where=f"in `{_func_name(func)}`, which another module runs per item",
+                            volume=("unknown", chain[0]), reached=_CONNECTION)
         self._candidates.clear()
         self._looped.clear()
+        self._factories.clear()
 
 
 def _kind(factory: str) -> str:

@@ -19,7 +19,7 @@ from typing import Callable
 
 from boundlint.index.once import once_callers
 from boundlint.index.queries.callers import (
-    passed, per_item_callers, size_checked, sized_by_callers, spawn_sources, spawned_dependency,
+    passed, per_item_callers, per_item_through, size_checked, sized_by_callers, spawn_sources, spawned_dependency,
 )
 from boundlint.index.queries.config import calls_of, configured, constructed, returns, signal
 from boundlint.index.queries.dependency import defined, dependency, failing_dependency, instance_of, pooled
@@ -40,5 +40,5 @@ QUERIES: dict[str, Callable] = {
     "is_enum": is_enum, "taken_as_input": taken_as_input, "returns": returns, "constructed": constructed,
     "passed": passed, "signal": signal, "calls_of": calls_of, "defined": defined,
     "once_callers": once_callers, "operator_rows": operator_rows, "named_elsewhere": named_elsewhere,
-    "overrides": overrides, "state_input": state_input,
+    "overrides": overrides, "state_input": state_input, "per_item_through": per_item_through,
 }

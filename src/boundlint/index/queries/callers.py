@@ -141,12 +141,17 @@ def per_item_callers(index: ProjectIndex, ref: str, passes: bool = False, fanout
     *fanout*: True keeps only concurrent runs (a pool, a gather), False only
     the others, None both.
     """
+    return _per_item(index, ref, passes, fanout, own_module=False)
+
+
+def _per_item(index: ProjectIndex, ref: str, passes: bool, fanout: bool | None, own_module: bool) -> list[str] | None:
+    """``per_item_callers``; with *own_module*, callers in *ref*'s own module count too."""
     found = index.function(ref)
     if found is None:
         return None
     entry, name, _facts = found
     for caller_entry, caller, call in index.reverse()["callers"].get(f"{index.canonical(entry)}.{name}", ()):
-        if caller_entry is entry:
+        if caller_entry is entry and not own_module:
             continue  # the module's own loops are judged where they are, with all they show
         loop = call["loop"]
         if loop is None or loop["bounded"] or (fanout is not None and bool(loop.get("via")) != fanout):
@@ -169,3 +174,38 @@ def size_checked(index: ProjectIndex, ref: str, position: int | str = 0, depth: 
     not counted; or the argument passed by that keyword) once its length or serialised size is too large,
     itself or through a helper it passes that argument to (``validate(v)`` -> ``check_size(v, MAX)``); else None."""
     return _rejects(index, ref, position, depth)
+
+
+_THROUGH = 2  # levels of plain calls followed up to a caller that runs per item
+
+
+def per_item_through(index: ProjectIndex, ref: str) -> list[str] | None:
+    """A chain when *ref* runs once per item of input, called by another module: ``per_item_callers``,
+    or called once per call by a project function (any module) that itself runs per item, up to
+    ``_THROUGH`` levels (``resolve_one()`` calls the factory once and a gather runs it per domain).
+
+    Answer: the steps outermost first, e.g. ``["`resolve_many()` runs `resolve_one()` per item of
+    `domains` through `asyncio.gather` (app/resolver.py:15)", "`resolve_one()` calls `new_client()`
+    (app/resolver.py:8)"]``; None when not shown.
+    """
+    return per_item_callers(index, ref) or _through(index, ref, _THROUGH, frozenset(), first=True)
+
+
+def _through(index: ProjectIndex, ref: str, levels: int, seen: frozenset, first: bool = False) -> list[str] | None:
+    found = index.function(ref)
+    if found is None or levels == 0:
+        return None
+    entry, name, _facts = found
+    key = f"{index.canonical(entry)}.{name}"
+    for caller_entry, caller, call in index.reverse()["callers"].get(key, ()):
+        caller_ref = f"{index.canonical(caller_entry)}.{caller}"
+        if first and caller_entry is entry:
+            continue  # the module's own callers are judged where they are
+        if call["loop"] is not None or caller_ref in seen or caller_ref == key:
+            continue  # a call in a loop is per_item_callers' to judge; a bounded loop shows nothing
+        step = f"`{caller}()` calls `{name.rsplit('.', 1)[-1]}()` ({index.where(caller_entry, call['line'])})"
+        up = _per_item(index, caller_ref, False, None, own_module=True) \
+            or _through(index, caller_ref, levels - 1, seen | {key})
+        if up:
+            return [*up, step]
+    return None
