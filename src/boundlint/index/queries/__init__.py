@@ -28,6 +28,7 @@ from boundlint.index.queries.limits import batches, client_factory, len_checked,
 from boundlint.index.queries.named import named_elsewhere
 from boundlint.index.queries.overrides import overrides
 from boundlint.index.queries.state import state_input
+from boundlint.index.queries.wrapped import wrapped_limiter
 from boundlint.index.queries.requests import class_uses, input_field_reads, input_len_checks, is_enum, taken_as_input
 
 QUERIES: dict[str, Callable] = {
@@ -40,5 +41,5 @@ QUERIES: dict[str, Callable] = {
     "is_enum": is_enum, "taken_as_input": taken_as_input, "returns": returns, "constructed": constructed,
     "passed": passed, "signal": signal, "calls_of": calls_of, "defined": defined,
     "once_callers": once_callers, "operator_rows": operator_rows, "named_elsewhere": named_elsewhere,
-    "overrides": overrides, "state_input": state_input,
+    "overrides": overrides, "state_input": state_input, "wrapped_limiter": wrapped_limiter,
 }
