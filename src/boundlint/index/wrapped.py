@@ -151,11 +151,9 @@ def _shared(entered: ast.AST, wrapper, chain: list, ref, instances: dict[str, st
             built = next((v for v in values if _constructor(v, ref)), None)
             if built is None:
                 return {} if LIMITER_WORDS.search(name) else None
-            size = built.args[0] if built.args else None
-            sized_by = _params_in(size, factory)
-            if not sized_by and size is not None and _len_sized(built):
-                return None  # one slot per item of something the factory measures
-            return {"sized_by": sized_by}
+            if _len_sized(built):
+                return None  # one slot per item of what the factory measures
+            return {"sized_by": _params_in(built.args[0] if built.args else None, factory)}
         param = _params(outer).get(name)
         if param is not None:
             annotation = ref(param.annotation) or dotted(param.annotation) if param.annotation is not None else ""

@@ -112,7 +112,9 @@ def _shared(entered: cst.BaseExpression, wrapper: cst.FunctionDef, chain: list[c
             built = next((v for v in values if _limiter_constructor(v, ctx)), None)
             if built is not None:
                 size = built.args[0].value if built.args else None
-                return Wrapped(name, _params_in(size, factory)) if size is None or not _own_size(size, factory, ctx) else None
+                if size is not None and _own_size(size, ctx):
+                    return None  # one slot per item of what the factory measures
+                return Wrapped(name, _params_in(size, factory))
             return Wrapped(name) if LIMITER_WORDS.search(key) else None
         param = _param(outer, key)
         if param is not None:
@@ -128,9 +130,9 @@ def _shared(entered: cst.BaseExpression, wrapper: cst.FunctionDef, chain: list[c
     return Wrapped(name) if shared else None
 
 
-def _own_size(size: cst.BaseExpression, factory: cst.FunctionDef, ctx: Context) -> bool:
-    """True when a size that uses none of the factory's parameters comes from the input's length."""
-    return not _params_in(size, factory) and size_from_input(size, ctx)
+def _own_size(size: cst.BaseExpression, ctx: Context) -> bool:
+    """True when the size takes ``len()`` of what the factory is given or finds: one slot per item."""
+    return any(isinstance(n, cst.Call) and dotted(n.func) == "len" and size_from_input(n, ctx) for n in iter_nodes(size))
 
 
 def _assigned(func: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:
