@@ -85,6 +85,55 @@ def traced(fn):
         return await fn(*args, **kwargs)
 
     return logged
+
+
+from contextlib import asynccontextmanager, suppress
+
+
+@asynccontextmanager
+async def slot():
+    async with SLOTS:
+        yield
+
+
+@asynccontextmanager
+async def span():
+    yield
+
+
+def quiet(fn):
+    async def limited(*args, **kwargs):
+        with suppress(KeyError):
+            async with SLOTS:
+                return await fn(*args, **kwargs)
+
+    return limited
+
+
+def slotted(fn):
+    async def limited(*args, **kwargs):
+        async with span(), slot():
+            return await fn(*args, **kwargs)
+
+    return limited
+
+
+def spanned(fn):
+    async def limited(*args, **kwargs):
+        async with span():
+            return await fn(*args, **kwargs)
+
+    return limited
+
+
+async def gather_bounded(items):
+    gate = asyncio.Semaphore(4)
+
+    async def run(item):
+        async with gate:
+            return await item
+
+    return await asyncio.gather(*(run(i) for i in items))
 '''
 
 CLIENTS = '''\
@@ -146,6 +195,11 @@ def test_summary_records_wrapper_limiters_and_decorations():
     assert "wraps_limiter" not in facts["fresh"]  # a semaphore per call bounds nothing
     assert "wraps_limiter" not in facts["measured"]  # one slot per item of what the factory measures
     assert "wraps_limiter" not in facts["traced"]
+    assert facts["quiet"]["wraps_limiter"]["via"] is None  # the semaphore inside `with suppress(...)` wins
+    assert facts["slotted"]["wraps_limiter"]["via"] == ["app.limits.span", "app.limits.slot"]
+    assert facts["spanned"]["wraps_limiter"]["via"] == ["app.limits.span"]
+    assert "wraps_limiter" not in facts["gather_bounded"]  # it returns no def it nests: no decorator
+    assert "wraps_limiter" not in facts["slot"]
     clients = summarize(CLIENTS, "app.clients", False)["functions"]
     assert clients["quote"]["decorated"] == [{"ref": "app.limits.bounded", "args": [None], "keywords": {}}]
     assert clients["discount"]["decorated"] == [{"ref": "app.limits.bounded", "args": [], "keywords": {"limit": None}}]
@@ -169,6 +223,8 @@ def test_limiter_query_follows_decorations_across_modules(tmp_path, monkeypatch)
     assert queries.wrapped_limiter(index, "app.limits.bounded") == {
         "wrapper": "limited", "where": "app/limits.py:12", "sized_by": ["limit"], "param": None, "params": ["limit"]}
     assert queries.wrapped_limiter(index, "app.limits.fresh") is None
+    assert queries.wrapped_limiter(index, "app.limits.slotted")["where"] == "app/limits.py:100"  # slot() enters SLOTS
+    assert queries.wrapped_limiter(index, "app.limits.spanned") is None  # span() enters nothing
     bounded = "a limiter in `limited` of decorator `bounded` (app/limits.py:12)"
     assert queries.limiter(index, "app.clients.quote") == bounded
     assert queries.limiter(index, "app.clients.discount") == bounded  # @limits.bounded(limit=4)
@@ -223,6 +279,9 @@ def test_decorator_limit_in_one_module():
     assert wrapped_limiter(funcs["fresh"], ctx) is None
     assert wrapped_limiter(funcs["measured"], ctx) is None
     assert wrapped_limiter(funcs["traced"], ctx) is None
+    assert wrapped_limiter(funcs["quiet"], ctx) == Wrapped("limited")
+    assert wrapped_limiter(funcs["spanned"], ctx) is None
+    assert wrapped_limiter(funcs["gather_bounded"], ctx) is None
     found = decorator_limit(funcs["quote"], ctx)
     assert (found.kind, found.why) == (LIMITER, "a limiter in `limited` of decorator `bounded`")
     assert decorator_limit(funcs["tax"], ctx) == "a limiter in `limited` of decorator `holding`"

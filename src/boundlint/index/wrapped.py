@@ -1,7 +1,7 @@
 """What a module shows of decorators that wrap a function in a shared limiter, for the project index.
 
 ``wraps_limiter(func, ref, instances)`` reads a module-level ``def`` used as
-a decorator or a decorator factory: the first def nested in it (any depth)
+a decorator or a decorator factory (it returns a def it nests): the first def nested in it (any depth)
 that enters (``with`` / ``async with`` / ``x.acquire()``) a limiter shared by
 all its calls, as ``{"wrapper", "line", "sized_by", "param", "via"}``:
 
@@ -12,7 +12,7 @@ all its calls, as ``{"wrapper", "line", "sized_by", "param", "via"}``:
   says so, as ``reader`` judges names);
 - a parameter of an enclosing def annotated with a limiter type, or the
   factory's own parameter ``param`` (the decoration must pass a limiter);
-- what a project helper hands out, ``via`` its ref (``async with slot():``).
+- what a project helper hands out, ``via`` the refs of the helpers (``async with slot():``).
 
 One the wrapper builds itself is one per call and bounds nothing: None.
 
@@ -47,14 +47,31 @@ def record(facts: dict, func: ast.FunctionDef | ast.AsyncFunctionDef, ref: Calla
 
 def wraps_limiter(func: ast.FunctionDef | ast.AsyncFunctionDef, ref: Callable[[ast.AST], str | None],
                   instances: dict[str, str]) -> dict | None:
-    """The wrapper fact of *func* (see the module doc), or None when no nested def enters a shared limiter."""
+    """The wrapper fact of *func* (see the module doc), or None when it returns none of the defs it
+    nests (no decorator) or none of them enters a shared limiter.  A limiter entered directly wins
+    over helpers (``via``: the refs of the first wrapper's helpers, outside the standard library)."""
+    if not returns_nested(func):
+        return None
+    helpers: dict | None = None
     for wrapper, chain in _nested(func, [func]):
         for entered in _entered(wrapper):
             found = _shared(entered, wrapper, chain, ref, instances)
-            if found is not None:
-                return {"wrapper": wrapper.name, "line": wrapper.lineno, "sized_by": [], "param": None, "via": None,
-                        **found}
-    return None
+            if found is None:
+                continue
+            fact = {"wrapper": wrapper.name, "line": wrapper.lineno, "sized_by": [], "param": None, "via": None, **found}
+            if not fact["via"]:
+                return fact
+            if helpers is None:
+                helpers = {**fact, "via": []}
+            if helpers["wrapper"] == wrapper.name and fact["via"] not in helpers["via"]:
+                helpers["via"].append(fact["via"])
+    return helpers
+
+
+def returns_nested(func) -> bool:
+    """True when *func*'s own body returns a def it defines (``return wrapper``): a decorator or a factory."""
+    nested = {n.name for n in _own(func) if isinstance(n, _DEFS)}
+    return any(isinstance(n, ast.Return) and isinstance(n.value, ast.Name) and n.value.id in nested for n in _own(func))
 
 
 def decorations(func: ast.FunctionDef | ast.AsyncFunctionDef, ref: Callable[[ast.AST], str | None],
@@ -135,7 +152,7 @@ def _shared(entered: ast.AST, wrapper, chain: list, ref, instances: dict[str, st
         if _constructor(entered, ref):
             return None
         via = ref(entered.func)
-        return {"via": via} if via is not None else None
+        return {"via": via} if via is not None and via.split(".", 1)[0] not in STDLIB else None
     name = dotted(entered)
     if name is None:
         return None

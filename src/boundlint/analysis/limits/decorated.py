@@ -59,13 +59,22 @@ def wrapped_limiter(factory: cst.FunctionDef, ctx: Context) -> Wrapped | None:
     """The first def nested in *factory* (any depth) that enters a limiter shared by all its calls:
     built by a limiter constructor in an enclosing def (*factory* included: once per decoration),
     a module-level limiter, or a parameter of an enclosing def that is one.  One the wrapper builds
-    itself is one per call: it bounds nothing."""
+    itself is one per call: it bounds nothing.  A *factory* that returns none of the defs it nests is
+    no decorator: None."""
+    if not _returns_nested(factory):
+        return None
     for wrapper, chain in _nested_defs(factory, [factory]):
         for entered in _entered(wrapper):
             found = _shared(entered, wrapper, chain, factory, ctx)
             if found is not None:
                 return found
     return None
+
+
+def _returns_nested(func: cst.FunctionDef) -> bool:
+    nodes = list(iter_nodes(func.body))
+    nested = {n.name.value for n in nodes if isinstance(n, cst.FunctionDef)}
+    return any(isinstance(n, cst.Return) and isinstance(n.value, cst.Name) and n.value.value in nested for n in nodes)
 
 
 def _nested_defs(func: cst.FunctionDef, chain: list[cst.FunctionDef]):

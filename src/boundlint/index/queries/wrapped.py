@@ -18,7 +18,7 @@ def wrapped_limiter(index: ProjectIndex, ref: str) -> dict | None:
         return None
     entry, _name, facts = found
     fact = facts["wraps_limiter"]
-    if fact["via"] and not limiter(index, fact["via"], 1):
+    if fact["via"] and not any(limiter(index, via, 1) for via in fact["via"]):
         return None
     return {"wrapper": fact["wrapper"], "where": index.where(entry, fact["line"]), "sized_by": fact["sized_by"],
             "param": fact["param"], "params": facts["params"]}
