@@ -238,6 +238,21 @@ def test_limiter_query_follows_decorations_across_modules(tmp_path, monkeypatch)
 
 SINGLE = LIMITS + '''
 
+def throttled(fn):
+    gate = threading.BoundedSemaphore(2)
+
+    def call(*args, **kwargs):
+        with gate:
+            return fn(*args, **kwargs)
+
+    return call
+
+
+@throttled
+def push(item):
+    return item
+
+
 @bounded(10)
 async def quote(sku):
     return sku
@@ -282,6 +297,11 @@ def test_decorator_limit_in_one_module():
     assert wrapped_limiter(funcs["quiet"], ctx) == Wrapped("limited")
     assert wrapped_limiter(funcs["spanned"], ctx) is None
     assert wrapped_limiter(funcs["gather_bounded"], ctx) is None
+    assert decorator_limit(funcs["push"], ctx) == "a limiter in `call` of decorator `throttled`"  # a thread's `with`
+    index_facts = summarize(SINGLE, "app.single", False)["functions"]  # the index reads the same
+    assert index_facts["throttled"]["wraps_limiter"] == {
+        "wrapper": "call", "line": 128, "sized_by": [], "param": None, "via": None}
+    assert index_facts["push"]["decorated"] == [{"ref": "app.single.throttled", "args": [], "keywords": {}}]
     found = decorator_limit(funcs["quote"], ctx)
     assert (found.kind, found.why) == (LIMITER, "a limiter in `limited` of decorator `bounded`")
     assert decorator_limit(funcs["tax"], ctx) == "a limiter in `limited` of decorator `holding`"
