@@ -38,7 +38,7 @@ import ast
 import builtins
 
 from boundlint.facts.roles import ONCE
-from boundlint.index import attr_calls, closures, elements, guards, hooks, migrations
+from boundlint.index import attr_calls, closures, elements, guards, hooks, migrations, wrapped
 from boundlint.index.project import resolve_import_from
 from boundlint.index.reader import FunctionReader, dotted
 
@@ -132,6 +132,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
             out["functions"][stmt.name]["role"] = hooks.role(stmt, None)
             facts["guards"] = guards.guards(stmt) if facts.get("route") else []
             _once_facts(facts, stmt, None, ref, module, None, local, instances)
+            wrapped.record(facts, stmt, ref, instances, False)
         elif isinstance(stmt, ast.ClassDef):
             bases = [r for r in map(_base_ref(ref), stmt.bases) if r]
             fields = sorted({r for inner in stmt.body if isinstance(inner, ast.AnnAssign)
@@ -149,6 +150,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                     facts["role"] = hooks.role(inner, bases)
                     facts["guards"] = guards.guards(inner) if facts.get("route") else []
                     _once_facts(facts, inner, bases, ref, module, stmt.name, local, instances)
+                    wrapped.record(facts, inner, ref, instances, True)
                     facts["attr_calls"] = attr_calls.attr_calls(inner, types)
                     if _stub(inner):
                         facts["stub"] = True

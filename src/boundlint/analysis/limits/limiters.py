@@ -190,6 +190,7 @@ def callee_limit(func: cst.BaseExpression, ctx: Context, depth: int = 0) -> str 
         return None
     target = ctx.resolve_callable(func)
     if target is None:
+        func = _partial_of(func, ctx)
         return project_limiter(func, ctx) if isinstance(func, (cst.Name, cst.Attribute)) else None
     if isinstance(target, cst.Lambda):
         body = target.body
@@ -200,6 +201,11 @@ def callee_limit(func: cst.BaseExpression, ctx: Context, depth: int = 0) -> str 
         return None
     if not isinstance(target, cst.FunctionDef):
         return None
+    from boundlint.analysis.limits.decorated import decorator_limit  # it asks is_limiter back
+
+    wrapped = decorator_limit(target, ctx)
+    if wrapped:
+        return wrapped
     params = {p.name.value: p for p in (*target.params.params, *target.params.kwonly_params, *target.params.posonly_params)}
     for node in iter_nodes(target.body):
         if isinstance(node, cst.WithItem) and is_limiter(node.item, ctx, params) and not _per_call_limiter(node.item, target, ctx):
@@ -208,6 +214,14 @@ def callee_limit(func: cst.BaseExpression, ctx: Context, depth: int = 0) -> str 
             if is_limiter(node.func.value, ctx, params) and not _per_call_limiter(node.func.value, target, ctx):
                 return Limit(LIMITER, f"a limiter in `{target.name.value}`")
     return _limit_below(target, ctx, depth) if depth < 2 else None
+
+
+def _partial_of(func: cst.BaseExpression, ctx: Context) -> cst.BaseExpression:
+    """The function ``functools.partial(f, ...)`` binds (``f``), else *func* itself."""
+    if isinstance(func, cst.Call) and func.args and (ctx.qualname(func.func) == "functools.partial"
+                                                     or dotted(func.func) == "partial"):
+        return func.args[0].value
+    return func
 
 
 def _limit_below(target: cst.FunctionDef, ctx: Context, depth: int = 0) -> Limit | None:

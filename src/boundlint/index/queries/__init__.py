@@ -28,6 +28,7 @@ from boundlint.index.queries.limits import batches, client_factory, len_checked,
 from boundlint.index.queries.named import named_elsewhere
 from boundlint.index.queries.overrides import overrides
 from boundlint.index.queries.state import state_input
+from boundlint.index.queries.wrapped import wrapped_limiter
 from boundlint.index.queries.requests import class_uses, input_field_reads, input_len_checks, is_enum, taken_as_input
 
 QUERIES: dict[str, Callable] = {
@@ -41,4 +42,5 @@ QUERIES: dict[str, Callable] = {
     "passed": passed, "signal": signal, "calls_of": calls_of, "defined": defined,
     "once_callers": once_callers, "operator_rows": operator_rows, "named_elsewhere": named_elsewhere,
     "overrides": overrides, "state_input": state_input, "per_item_through": per_item_through,
+    "wrapped_limiter": wrapped_limiter,
 }

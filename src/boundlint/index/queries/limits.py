@@ -4,6 +4,7 @@ from __future__ import annotations
 from boundlint.index.project import ProjectIndex
 from boundlint.index.queries.common import _DEPTH
 from boundlint.index.queries.dependency import dependency
+from boundlint.index.queries.wrapped import decorated_limiter
 
 def limiter(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
     """``"a limiter in `f` (path:line)"`` when calling *ref* (as a context manager or plainly) enters a shared limiter."""
@@ -13,6 +14,8 @@ def limiter(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
     entry, name, facts = found
     if facts["limiter"]:
         return f"a limiter in `{name}` ({index.where(entry, facts['line'])})"
+    if facts.get("decorated") and (hit := decorated_limiter(index, facts)):
+        return hit
     for inner in facts["with_calls"]:
         hit = limiter(index, inner, depth + 1)
         if hit:

@@ -50,6 +50,16 @@ _LIMITS_DOC = """
       share it (a `Semaphore(N)` the spawned function
       builds itself, or one built per item in the spawning loop, is one per
       task and bounds nothing);
+    - the spawned function is decorated (`@at_most(10)`, `@limits.at_most(10)`,
+      `@serialised`) by a decorator of the project, in this module or
+      another, whose nested wrapper (at any depth) enters a limiter shared
+      by every call: built in the factory or the decorator (once per
+      decorated function), a module-level limiter, or a limiter the factory
+      takes (annotated as one, or passed one by the decoration:
+      `@holding(_SLOTS)`); this also counts one or two calls down, as
+      above.  A wrapper that builds its own semaphore per call, a decorator
+      that only logs or retries, and a factory sized from the input
+      (`@at_most(len(ids))`) bound nothing;
     - the spawning loop waits for capacity: `await sem.acquire()`, or a
       `len(pending) >= N` check that awaits in-flight work (a semaphore held
       around the spawn does not count: it is released once the task starts);
