@@ -138,3 +138,98 @@ def test_a_call_that_rules_out_every_guarded_return_keeps_it_running():
     assert runs_forever(func, _call("poll_forever(fetch, 5, once=flag)"), 0) is False
     retry, _ = _defs(LOOPS)["retry"]
     assert runs_forever(retry, _call("retry(op)"), 0) is False
+
+
+def test_the_index_answers_for_a_call_across_modules(tmp_path, monkeypatch):
+    from boundlint.index.build import build_index
+    from boundlint.index.service import runs_forever as asked
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    pkg = tmp_path / "svc"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "loops.py").write_text(LOOPS, encoding="utf-8")
+    index = build_index(str(tmp_path), True)
+    facts = index.function("svc.loops.poll_forever")[2]
+    assert facts["forever"] == [[["once", "truthy"]]]
+    assert "forever" not in index.function("svc.loops.retry")[2]
+    assert asked(index, "svc.loops.poll_forever", [["once", "falsy"]]) == "`poll_forever()` (svc/loops.py:2)"
+    assert asked(index, "svc.loops.poll_forever", [[2, "falsy"]]) == "`poll_forever()` (svc/loops.py:2)"
+    assert asked(index, "svc.loops.poll_forever", [["once", "truthy"]]) is None
+    assert asked(index, "svc.loops.poll_forever", []) is None
+    assert asked(index, "svc.loops.inner_break", []) == "`inner_break()` (svc/loops.py:33)"
+    assert asked(index, "svc.loops.Pump.run", []) == "`run()` (svc/loops.py:57)"
+    assert asked(index, "svc.loops.retry", []) is None
+    assert asked(index, "svc.loops.missing", []) is None
+
+
+SERVICE = textwrap.dedent('''
+    import anyio
+
+    class Relay:
+        async def pump(self, once=False):
+            while True:
+                await self.step()
+                if once:
+                    return
+
+        async def step(self):
+            for source in self.sources:
+                log.info("pass over %s", source)
+
+        async def run(self, limit=10):
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(self.pump, False)
+                for source in self.sources:
+                    tg.start_soon(self.fetch, source)
+
+        async def refresh(self):
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(self.pump, True)
+                for source in self.sources:
+                    tg.start_soon(self.fetch, source)
+
+        async def session(self, stream):
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(self.pump, False)
+                for source in stream.sources:
+                    tg.start_soon(self.fetch, source)
+
+        async def before(self):
+            for source in self.sources:
+                await self.fetch(source)
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(self.pump, False)
+
+        async def passes(self):
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(self.pump, False)
+                while self.sources:
+                    tg.start_soon(self.fetch, self.sources.pop())
+''')
+
+
+def _where(source: str, holder: str, callee: str) -> tuple[str, str]:
+    """``where_runs_why`` of the last call of *callee* (its text) inside the def *holder*."""
+    module = cst.parse_module(source)
+    cls = next(s for s in module.body if isinstance(s, cst.ClassDef))
+    func = next(s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == holder)
+    found, stack = None, [func]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Call) and module.code_for_node(node.func) == callee:
+            found = node
+        stack.extend(reversed(node.children))
+    return where_runs_why("svc/relay.py", [module, *ancestors_of(module, found)], None)
+
+
+def test_the_start_up_part_of_a_service_body_runs_once_per_start():
+    assert _where(SERVICE, "run", "tg.start_soon") == (
+        ONCE, "runs once per start: its task group runs `pump()` until cancelled, "
+              "so `run()` is a long-lived service's body")
+    assert _where(SERVICE, "refresh", "tg.start_soon") == (UNKNOWN, "")  # `pump(True)` returns after one pass
+    assert _where(SERVICE, "session", "tg.start_soon") == (UNKNOWN, "")  # started with a stream: per connection
+    assert _where(SERVICE, "before", "self.fetch") == (UNKNOWN, "")  # outside the task group
+    assert _where(SERVICE, "passes", "tg.start_soon") == (UNKNOWN, "")  # a `while` of its own repeats
+    assert _where(SERVICE, "step", "log.info") == (UNKNOWN, "")  # the service loop's own work: every pass
