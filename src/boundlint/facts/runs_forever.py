@@ -50,23 +50,28 @@ def _bool_flags(cls: cst.ClassDef | None) -> set[str]:
     return found
 
 
-def endless(test: cst.BaseExpression, flags: set[str]) -> bool:
-    """True for ``True``, ``1``, and ``self.FLAG`` / ``not self.FLAG`` with FLAG among *flags*."""
+def endless(test: cst.BaseExpression, cls: cst.ClassDef | None, memo: dict) -> bool:
+    """True for ``True``, ``1``, and ``self.FLAG`` / ``not self.FLAG`` with a flag the class *cls* sets to a
+    bool (read once, into *memo*)."""
     if isinstance(test, cst.Name) and test.value == "True" or isinstance(test, cst.Integer) and test.value == "1":
         return True
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         test = test.expression
-    return isinstance(test, cst.Attribute) and dotted(test) in flags
+    if not isinstance(test, cst.Attribute) or cls is None:
+        return False
+    if "flags" not in memo:
+        memo["flags"] = _bool_flags(cls)
+    return dotted(test) in memo["flags"]
 
 
-def _top_loop(stmts, flags: set[str], before: list) -> cst.While | None:
+def _top_loop(stmts, cls: cst.ClassDef | None, memo: dict, before: list) -> cst.While | None:
     """The first endless ``while`` among *stmts* (entering ``try`` bodies and ``with`` blocks); the
     statements passed on the way are appended to *before*."""
     for stmt in stmts:
-        if isinstance(stmt, cst.While) and endless(stmt.test, flags):
+        if isinstance(stmt, cst.While) and endless(stmt.test, cls, memo):
             return stmt
         if isinstance(stmt, (cst.Try, cst.TryStar, cst.With)) and isinstance(stmt.body, cst.IndentedBlock):
-            found = _top_loop(stmt.body.body, flags, before)
+            found = _top_loop(stmt.body.body, cls, memo, before)
             if found is not None:
                 return found
         before.append(stmt)
@@ -101,9 +106,8 @@ def forever_guards(func: cst.FunctionDef, cls: cst.ClassDef | None = None) -> li
     *cls* is the class of a method (for ``while not self.FLAG:``), else None."""
     if not isinstance(func.body, cst.IndentedBlock):
         return None
-    flags = _bool_flags(cls)
     before: list = []
-    loop = _top_loop(func.body.body, flags, before)
+    loop = _top_loop(func.body.body, cls, {}, before)
     if loop is None:
         return None
     names = _params(func)
