@@ -15,8 +15,10 @@ LOOPS = textwrap.dedent('''
         while True:
             try:
                 await fetch()
-            except ConnectionError:
+            except asyncio.CancelledError:
                 return
+            except ConnectionError:
+                log.warning("poll failed")
             if once:
                 return
             await sleep(interval)
@@ -62,6 +64,49 @@ LOOPS = textwrap.dedent('''
         while True:
             await tick()
 
+    async def gives_up(fetch):
+        while True:
+            try:
+                await fetch()
+            except ConnectionError:
+                return
+
+    def drain_queue(q):
+        while True:
+            try:
+                q.get_nowait()
+            except queue.Empty:
+                break
+
+    def drain_socket(sock):
+        try:
+            while True:
+                sock.recv(4096)
+        except BlockingIOError:
+            pass
+
+    def drain_quietly(sock):
+        with contextlib.suppress(BlockingIOError):
+            while True:
+                sock.recv(4096)
+
+    async def until_broken(stream):
+        with pytest.raises(BrokenPipeError):
+            while True:
+                await stream.send(b"x")
+
+    async def logs_and_raises(fetch):
+        try:
+            while True:
+                await fetch()
+        except Exception:
+            log.exception("loop died")
+            raise
+
+    async def ticks():
+        while True:
+            yield now()
+
     class Pump:
         def stop(self):
             self._running = False
@@ -93,7 +138,7 @@ def _ast_defs(source: str) -> dict[str, list | None]:
     tree = ast.parse(source)
     out = {}
     for stmt in tree.body:
-        if isinstance(stmt, ast.AsyncFunctionDef):
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             out[stmt.name] = service.forever(stmt, None)
         elif isinstance(stmt, ast.ClassDef):
             for inner in stmt.body:
@@ -103,13 +148,20 @@ def _ast_defs(source: str) -> dict[str, list | None]:
 
 
 EXPECTED = {
-    "poll_forever": [[["once", "truthy"]]],  # the handler's return is an exit on failure
+    "poll_forever": [[["once", "truthy"]]],  # the return on cancellation is the way it ends
     "retry": None,  # ends on success
     "until_done": None,  # a break of the loop
     "until_empty": None,  # a return on a local: the queue's end
     "inner_break": [],  # the break leaves the inner `for` only
     "skips_when_off": [[["enabled", "falsy"]]],
     "skips_on_a_setting": None,  # returns at once on a setting: no parameter a call could rule out
+    "gives_up": None,  # returns on the first failure: no service loop
+    "drain_queue": None,  # `except queue.Empty: break`: runs until the queue is empty
+    "drain_socket": None,  # the try around the loop goes on after BlockingIOError: until nothing is left
+    "drain_quietly": None,  # the same through `suppress(...)`
+    "until_broken": None,  # the test expects the loop to end on a failure it swallows
+    "logs_and_raises": [],  # a failure is raised out of it: it runs until then
+    "ticks": None,  # a generator
     "Pump.stop": None,
     "Pump.run": [],  # an instance flag the class sets to a bool: stopped by another method
     "Pump.drain": None,  # a collection, not a flag
@@ -158,8 +210,8 @@ def test_the_index_answers_for_a_call_across_modules(tmp_path, monkeypatch):
     assert asked(index, "svc.loops.poll_forever", [[2, "falsy"]]) == "`poll_forever()` (svc/loops.py:2)"
     assert asked(index, "svc.loops.poll_forever", [["once", "truthy"]]) is None
     assert asked(index, "svc.loops.poll_forever", []) is None
-    assert asked(index, "svc.loops.inner_break", []) == "`inner_break()` (svc/loops.py:33)"
-    assert asked(index, "svc.loops.Pump.run", []) == "`run()` (svc/loops.py:57)"
+    assert asked(index, "svc.loops.inner_break", []) == "`inner_break()` (svc/loops.py:35)"
+    assert asked(index, "svc.loops.Pump.run", []) == "`run()` (svc/loops.py:102)"
     assert asked(index, "svc.loops.retry", []) is None
     assert asked(index, "svc.loops.missing", []) is None
 

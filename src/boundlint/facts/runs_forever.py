@@ -8,14 +8,21 @@ reads a def in sight (LibCST) and tells whether it is such a loop:
   ``with`` block) a ``while True:`` (or ``while 1:``), or ``while
   self.FLAG:`` / ``while not self.FLAG:`` on an instance flag its class
   *cls* sets to ``True`` / ``False`` somewhere (stopped by another method);
-- no ``break`` of that loop;
-- every ``return`` before the loop's end (before it, or in it) is in an
-  ``except`` handler (an exit on failure) or under an ``if`` that tests a
-  parameter (``if run_once: return``): a call that rules that branch out
-  (``run_once=False``, ``facts.flag_args``) keeps it running.
+- no ``break`` of that loop, also none in an ``except`` (``except
+  queue.Empty: break`` drains a queue until it is empty);
+- every ``return`` before the loop's end (before it, or in it) is in a
+  handler of cancellation (``except asyncio.CancelledError:``) or under an
+  ``if`` that tests a parameter (``if run_once: return``): a call that rules
+  that branch out (``run_once=False``, ``facts.flag_args``) keeps it running;
+- a ``try`` around the loop re-raises what it catches (or catches only
+  cancellation), and no ``with suppress(...)`` holds it: ``try: while True:
+  recv() except BlockingIOError: pass`` reads until nothing is left;
+- it is no generator (it runs as far as its consumer pulls).
 
-A retry loop (``while True: try: return await op()``) ends on success:
-its ``return`` is guarded by nothing, so it is no such loop.  The twin of
+Failures raised out of the loop end it (a service that gives up after
+repeated failures still runs until then).  A retry loop (``while True:
+try: return await op()``) ends on success: its ``return`` is guarded by
+nothing, so it is no such loop.  The twin of
 ``index.service`` (the same reading with ``ast``, for other modules).
 Pure reading of LibCST nodes.
 """
@@ -25,7 +32,9 @@ import libcst as cst
 
 from boundlint.analysis.names import dotted
 from boundlint.facts.flag_args import conditions, states
+from boundlint.facts.walk import own_nodes
 from boundlint.index.flags import ruled_out
+from boundlint.index.service import CANCELLATION, swallows
 
 _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 _LOOPS = (cst.For, cst.While)
@@ -64,15 +73,42 @@ def endless(test: cst.BaseExpression, cls: cst.ClassDef | None, memo: dict) -> b
     return dotted(test) in memo["flags"]
 
 
+def _cancelled(handler: cst.CSTNode) -> bool:
+    """True for an ``except`` that catches only cancellation (``asyncio.CancelledError``, trio's
+    ``Cancelled``, anyio's ``get_cancelled_exc_class()``)."""
+    kind = handler.type
+    parts = kind.elements if isinstance(kind, cst.Tuple) else [kind] if kind is not None else []
+    names = [dotted(p.value.func if isinstance(p.value, cst.Call) else p.value) if isinstance(p, cst.Element)
+             else dotted(p.func if isinstance(p, cst.Call) else p) for p in parts]
+    return bool(names) and all(n and n.rsplit(".", 1)[-1] in CANCELLATION for n in names)
+
+
+def _reraises(handler: cst.CSTNode) -> bool:
+    """True when *handler* catches only cancellation or its block ends by raising."""
+    body = handler.body
+    last = body.body[-1] if isinstance(body, cst.IndentedBlock) and body.body else None
+    return _cancelled(handler) or isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Raise)
+
+
+def _suppresses(node: cst.With) -> bool:
+    """``with suppress(...)`` / ``with pytest.raises(...)``: the block may end in what it swallows."""
+    return any(isinstance(i.item, cst.Call) and swallows(dotted(i.item.func)) for i in node.items)
+
+
 def _top_loop(stmts, cls: cst.ClassDef | None, memo: dict, before: list) -> cst.While | None:
     """The first endless ``while`` among *stmts* (entering ``try`` bodies and ``with`` blocks); the
-    statements passed on the way are appended to *before*."""
+    statements passed on the way are appended to *before*.  None also when a ``try`` around it goes on
+    after a failure it catches (``except BlockingIOError: pass``: the loop drains until that) or a
+    ``with suppress(...)`` does."""
     for stmt in stmts:
         if isinstance(stmt, cst.While) and endless(stmt.test, cls, memo):
             return stmt
         if isinstance(stmt, (cst.Try, cst.TryStar, cst.With)) and isinstance(stmt.body, cst.IndentedBlock):
             found = _top_loop(stmt.body.body, cls, memo, before)
             if found is not None:
+                if isinstance(stmt, cst.With) and _suppresses(stmt) \
+                        or not isinstance(stmt, cst.With) and not all(_reraises(h) for h in stmt.handlers):
+                    return None
                 return found
         before.append(stmt)
     return None
@@ -80,7 +116,8 @@ def _top_loop(stmts, cls: cst.ClassDef | None, memo: dict, before: list) -> cst.
 
 def _exits(node: cst.CSTNode, names: set[str], when: list, depth: int, out: list) -> bool:
     """Append to *out* the conditions each ``return`` under *node* needs; False when a ``return`` needs
-    none (outside an ``except`` handler) or a ``break`` leaves the loop (*depth* 0: not in an inner loop)."""
+    none (but in a handler of cancellation) or a ``break`` leaves the loop (*depth* 0: not in an inner
+    loop), also from an ``except`` (``except queue.Empty: break`` drains until empty)."""
     if isinstance(node, _SCOPES):
         return True
     if isinstance(node, cst.Return):
@@ -90,8 +127,8 @@ def _exits(node: cst.CSTNode, names: set[str], when: list, depth: int, out: list
         return True
     if isinstance(node, cst.Break):
         return depth > 0
-    if isinstance(node, (cst.ExceptHandler, cst.ExceptStarHandler)):
-        return True  # an exit on failure: the loop ends only when something fails
+    if isinstance(node, (cst.ExceptHandler, cst.ExceptStarHandler)) and _cancelled(node):
+        return True  # cancelled: the way such a loop is meant to end
     if isinstance(node, cst.If):
         then, other = conditions(node.test, names)
         ok = _exits(node.body, names, when + then, depth, out)
@@ -110,6 +147,8 @@ def forever_guards(func: cst.FunctionDef, cls: cst.ClassDef | None = None) -> li
     loop = _top_loop(func.body.body, cls, {}, before)
     if loop is None:
         return None
+    if any(isinstance(n, cst.Yield) for n in own_nodes(func.body)):
+        return None  # a generator: it runs as far as its consumer pulls, never as a task of its own
     names = _params(func)
     out: list = []
     if not all(_exits(s, names, [], 0, out) for s in before) or not _exits(loop.body, names, [], 0, out):

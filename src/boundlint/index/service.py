@@ -8,8 +8,10 @@ needs (``[]``: it never returns); functions that are no such loop get no
 key.  The shape read is the one ``facts.runs_forever`` documents: an endless
 ``while`` among the body's statements (also in a ``try`` body or ``with``
 block), or ``while self.FLAG:`` / ``while not self.FLAG:`` on a flag the class
-sets to ``True`` / ``False``; no ``break`` of it; every ``return`` up to its
-end in an ``except`` handler or under an ``if`` on a parameter.
+sets to ``True`` / ``False``; no ``break`` of it (also none in an ``except``);
+every ``return`` up to its end in a handler of cancellation or under an
+``if`` on a parameter; a ``try`` around it that re-raises (or catches only
+cancellation), no ``with suppress(...)``; no generator.
 
 ``runs_forever(index, ref, passed)`` answers for a call: does the function
 *ref* run until cancelled when called with the constants *passed*
@@ -22,6 +24,8 @@ import ast
 
 from boundlint.index import flags
 
+# what a cancelled task raises in it: asyncio, trio, anyio
+CANCELLATION = frozenset({"CancelledError", "Cancelled", "get_cancelled_exc_class"})
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _HANDLERS = (ast.ExceptHandler,)
@@ -36,6 +40,16 @@ def _dotted(node: ast.AST) -> str | None:
     if not isinstance(node, ast.Name):
         return None
     return ".".join([node.id, *reversed(parts)])
+
+
+def _own(stmts: list[ast.stmt]):
+    """Every node under *stmts*, nested functions, classes and lambdas left out."""
+    stack = list(stmts)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, _SCOPES):
+            stack.extend(ast.iter_child_nodes(node))
 
 
 def _bool_flags(cls: ast.ClassDef | None) -> set[str]:
@@ -63,6 +77,29 @@ def _endless(test: ast.AST, cls: ast.ClassDef | None, memo: dict) -> bool:
     return name in memo["flags"]
 
 
+def _cancelled(handler: ast.ExceptHandler) -> bool:
+    """True for an ``except`` that catches only cancellation (``CANCELLATION``)."""
+    kind = handler.type
+    parts = kind.elts if isinstance(kind, ast.Tuple) else [kind] if kind is not None else []
+    names = [_dotted(p.func if isinstance(p, ast.Call) else p) for p in parts]
+    return bool(names) and all(n and n.rsplit(".", 1)[-1] in CANCELLATION for n in names)
+
+
+def swallows(name: str | None) -> bool:
+    """True for a context manager that ends its block quietly on what it catches: ``suppress``, and
+    ``raises`` / ``assertRaises`` of tests (the loop inside runs until that is raised)."""
+    last = (name or "").rsplit(".", 1)[-1]
+    return last == "suppress" or last.lower().endswith("raises")
+
+
+def _goes_on(stmt: ast.stmt) -> bool:
+    """True when the ``try`` or ``with`` *stmt* lets the function go on after a failure in its block:
+    a handler that neither re-raises nor catches only cancellation, or ``with suppress(...)`` (``swallows``)."""
+    if isinstance(stmt, (ast.With, ast.AsyncWith)):
+        return any(isinstance(i.context_expr, ast.Call) and swallows(_dotted(i.context_expr.func)) for i in stmt.items)
+    return not all(_cancelled(h) or h.body and isinstance(h.body[-1], ast.Raise) for h in stmt.handlers)
+
+
 def _top_loop(stmts: list[ast.stmt], cls, memo: dict, before: list) -> ast.While | None:
     for stmt in stmts:
         if isinstance(stmt, ast.While) and _endless(stmt.test, cls, memo):
@@ -70,14 +107,14 @@ def _top_loop(stmts: list[ast.stmt], cls, memo: dict, before: list) -> ast.While
         if isinstance(stmt, (ast.Try, ast.With, ast.AsyncWith)) or type(stmt).__name__ == "TryStar":
             found = _top_loop(stmt.body, cls, memo, before)
             if found is not None:
-                return found
+                return None if _goes_on(stmt) else found
         before.append(stmt)
     return None
 
 
 def _exits(node: ast.AST, names: set[str], when: list, depth: int, out: list) -> bool:
     """As ``facts.runs_forever._exits``: append each ``return``'s conditions to *out*; False for a
-    ``return`` under none outside a handler, or a ``break`` of the loop."""
+    ``return`` under none (but in a handler of cancellation), or a ``break`` of the loop."""
     if isinstance(node, _SCOPES):
         return True
     if isinstance(node, ast.Return):
@@ -87,7 +124,7 @@ def _exits(node: ast.AST, names: set[str], when: list, depth: int, out: list) ->
         return True
     if isinstance(node, ast.Break):
         return depth > 0
-    if isinstance(node, _HANDLERS):
+    if isinstance(node, _HANDLERS) and _cancelled(node):
         return True
     if isinstance(node, ast.If):
         then, other = flags.conditions(node.test, names)
@@ -106,6 +143,8 @@ def forever(func: ast.FunctionDef | ast.AsyncFunctionDef, cls: ast.ClassDef | No
     loop = _top_loop(func.body, cls, memo, before)
     if loop is None:
         return None
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _own(func.body)):
+        return None  # a generator: it runs as far as its consumer pulls
     args = func.args
     names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
     out: list = []
