@@ -121,9 +121,11 @@ _LIMITS_DOC = """
     until it is cancelled, such as one poll loop per configured store next to
     the main poll loop.  The never-ending task is a `while True:` loop (or
     `while not self.stopped:` on a flag its class sets) with no `break` and no
-    `return` outside an `except` handler but under a parameter that the call
-    rules out (`partial(poll_loop, run_once=False)`), in this module or
-    another; a retry loop that returns once its job works is none.  A fan-out
+    `return` but on cancellation or under a parameter that the call rules out
+    (`partial(poll_loop, run_once=False)`), in this module or another;
+    failures raised out of it end it, as cancelling does.  A retry loop that
+    returns once its job works is none, nor a drain that stops on a failure
+    it catches (`except queue.Empty: break`).  A fan-out
     inside a `while` or `async for` of that body, in a request handler or a
     worker, or in a body started with a required argument (once per
     connection or per topic) is judged as usual.
