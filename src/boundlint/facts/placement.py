@@ -19,6 +19,7 @@ import libcst as cst
 from boundlint.analysis.names import dotted
 from boundlint.facts.once_flag import migration_branch, once_flag, stop_flag
 from boundlint.facts.once_message import once_message
+from boundlint.facts.service_start import service_start
 
 from boundlint.facts.roles import ONCE, REQUEST, TEST, UNKNOWN, WORKER, role_of  # noqa: F401 (re-exported)
 
@@ -182,8 +183,9 @@ def where_runs_why(path: str, chain: list[cst.CSTNode], project) -> tuple[str, s
     (``facts.once_flag``: ``if self._started: return`` then ``self._started = True``) or in a stop that
     clears its start flag (``if not self.started: raise`` then ``self.started = False``), in a message loop's
     branch for a message delivered once per process (``facts.once_message``: ``lifespan.startup``), under a
-    migrations flag (``if ENABLE_DB_MIGRATIONS:``, ``index.migrations``), or when the
-    project shows that only once-contexts call its function (``once_by_callers``; *why* names them,
+    migrations flag (``if ENABLE_DB_MIGRATIONS:``, ``index.migrations``), in the start-up part of a
+    long-lived service's body (``facts.service_start``: a task group that also runs a task until
+    cancelled), or when the project shows that only once-contexts call its function (``once_by_callers``; *why* names them,
     else "")."""
     runs = where_runs(path, chain)
     if runs == UNKNOWN:
@@ -191,6 +193,9 @@ def where_runs_why(path: str, chain: list[cst.CSTNode], project) -> tuple[str, s
             found = find(chain)
             if found:
                 return ONCE, why.format(found)
+        why = service_start(chain, project)  # the start-up part of a body that runs until cancelled
+        if why:
+            return ONCE, why
         why = once_by_callers(chain, project)
         if why:
             return ONCE, why

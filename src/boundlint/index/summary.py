@@ -28,7 +28,8 @@ cached by content):
 - ``filled``: refs of classes the module fills from keywords or a dict literal it writes (not in test code).
 - ``hooks`` / ``passed``: refs of functions it registers as start-up, shutdown or lifespan hooks, and of those
   it hands over as a value elsewhere; each function's ``role`` (see ``hooks``);
-  each function's ``once_spans``, ``memoized`` and ``closure_calls`` (see ``closures``).
+  each function's ``once_spans``, ``memoized`` and ``closure_calls`` (see ``closures``);
+  ``forever`` for a function that runs until cancelled (see ``service``).
 
 Raises SyntaxError / ValueError / RecursionError for source ``ast`` rejects.
 """
@@ -38,7 +39,7 @@ import ast
 import builtins
 
 from boundlint.facts.roles import ONCE
-from boundlint.index import attr_calls, closures, elements, guards, hooks, migrations, wrapped
+from boundlint.index import attr_calls, closures, elements, guards, hooks, migrations, service, wrapped
 from boundlint.index.project import resolve_import_from
 from boundlint.index.reader import FunctionReader, dotted
 
@@ -133,6 +134,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
             facts["guards"] = guards.guards(stmt) if facts.get("route") else []
             _once_facts(facts, stmt, None, ref, module, None, local, instances)
             wrapped.record(facts, stmt, ref, instances, False)
+            service.record(facts, stmt, None)  # `forever`: a loop that runs until cancelled
         elif isinstance(stmt, ast.ClassDef):
             bases = [r for r in map(_base_ref(ref), stmt.bases) if r]
             fields = sorted({r for inner in stmt.body if isinstance(inner, ast.AnnAssign)
@@ -151,6 +153,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                     facts["guards"] = guards.guards(inner) if facts.get("route") else []
                     _once_facts(facts, inner, bases, ref, module, stmt.name, local, instances)
                     wrapped.record(facts, inner, ref, instances, True)
+                    service.record(facts, inner, stmt)
                     facts["attr_calls"] = attr_calls.attr_calls(inner, types)
                     if _stub(inner):
                         facts["stub"] = True

@@ -11,13 +11,15 @@ batches), ``config`` (settings, returns, constructions), ``requests`` (which
 classes endpoints take and which fields they read or check), ``rejects``
 (functions that reject an oversized argument), ``callers`` (what callers pass,
 fan-outs over calls), ``dependency`` (dependency calls, failures, pools), ``overrides`` (what subclasses put in a placeholder method), ``installed`` (rows only operators add);
-``index.once`` answers whether only once-contexts call a function.
+``index.once`` answers whether only once-contexts call a function, ``index.service`` whether one runs until
+cancelled.
 """
 from __future__ import annotations
 
 from typing import Callable
 
 from boundlint.index.once import once_callers
+from boundlint.index.service import runs_forever
 from boundlint.index.queries.callers import (
     passed, per_item_callers, per_item_through, size_checked, sized_by_callers, spawn_sources, spawned_dependency,
 )
@@ -42,5 +44,5 @@ QUERIES: dict[str, Callable] = {
     "passed": passed, "signal": signal, "calls_of": calls_of, "defined": defined,
     "once_callers": once_callers, "operator_rows": operator_rows, "named_elsewhere": named_elsewhere,
     "overrides": overrides, "state_input": state_input, "per_item_through": per_item_through,
-    "wrapped_limiter": wrapped_limiter,
+    "wrapped_limiter": wrapped_limiter, "runs_forever": runs_forever,
 }

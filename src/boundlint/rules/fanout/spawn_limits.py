@@ -127,6 +127,24 @@ _LIMITS_DOC = """
     round, a helper's `gather(*jobs)` over a parameter is reported when its
     callers, in any module, fill `jobs` with one coroutine per item of
     request input; the finding's evidence shows that chain.
+
+    ## Where it runs
+    A fan-out in code that runs once is found at `low` severity: import time,
+    `__main__`, a CLI command, a start-up, shutdown or lifespan hook (also a
+    function only those call), a migration.  So is the start-up part of a
+    long-lived service's body: a coroutine with no required parameter whose
+    task group (anyio, asyncio `TaskGroup`, trio nursery) also runs a task
+    until it is cancelled, such as one poll loop per configured store next to
+    the main poll loop.  The never-ending task is a `while True:` loop (or
+    `while not self.stopped:` on a flag its class sets) with no `break` and no
+    `return` but on cancellation or under a parameter that the call rules out
+    (`partial(poll_loop, run_once=False)`), in this module or another;
+    failures raised out of it end it, as cancelling does.  A retry loop that
+    returns once its job works is none, nor a drain that stops on a failure
+    it catches (`except queue.Empty: break`).  A fan-out
+    inside a `while` or `async for` of that body, in a request handler or a
+    worker, or in a body started with a required argument (once per
+    connection or per topic) is judged as usual.
 """
 
 
