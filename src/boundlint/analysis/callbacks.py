@@ -8,7 +8,8 @@
   ``message_callback_add(topic, handle)``, ``on_message=`` /
   ``on_message_callback=`` (pika) keywords, ``callback=`` / ``cb=`` of a
   ``subscribe`` / ``consume`` / ``basic_consume`` call (Google Pub/Sub,
-  NATS), kombu's ``callbacks=[...]`` of a consumer and ``register_callback(handle)``.  The broker calls it once per message: the volume is the input's.
+  NATS), kombu's ``Consumer(..., callbacks=[handle])`` and ``register_callback(handle)``.  The
+  broker calls it once per message: the volume is the input's.
 
 Like ``workers.WorkerIndex`` the sites are noted during the traversal and
 asked for in ``leave_Module``, since a callback may be defined after the
@@ -60,10 +61,11 @@ class CallbackIndex:
     def note_call(self, call: cst.Call, ctx: Context) -> None:
         """Record the callback *call* registers, if it runs once per item."""
         func = call.func
-        for arg in call.args:  # kombu: `Consumer(queues, callbacks=[handle])`, called once per message
-            if arg.keyword is not None and arg.keyword.value == "callbacks" and isinstance(arg.value, (cst.List, cst.Tuple)):
-                for element in arg.value.elements:
-                    self._add(element.value, WorkerSite(short_api(call), _where(ctx)), True, ctx)
+        if (dotted(func) or "").rsplit(".", 1)[-1] == "Consumer":  # kombu: `Consumer(queues, callbacks=[handle])`
+            for arg in call.args:
+                if arg.keyword is not None and arg.keyword.value == "callbacks" and isinstance(arg.value, (cst.List, cst.Tuple)):
+                    for element in arg.value.elements:
+                        self._add(element.value, WorkerSite(short_api(call), _where(ctx)), True, ctx)
         if not isinstance(func, cst.Attribute):
             return
         method = func.attr.value

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from boundlint.analysis.context import Loop
-from boundlint.facts.walk import binding_targets, own_nodes
+from boundlint.analysis.context import Loop, assigned_names
+from boundlint.facts.walk import own_nodes
 from boundlint.tables import short_names, table
 
 
@@ -32,9 +32,8 @@ def accepted(loop: Loop, spawn_call: cst.Call, ctx) -> str:
         if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
                 and call.func.attr.value in methods):
             continue
-        for target in binding_targets(node):
-            for name in _names(target):
-                names[name] = cst.Module([]).code_for_node(call.func) + "()"
+        for name, _value in assigned_names(node):  # `conn = ...`, `conn, addr = ...`
+            names[name] = cst.Module([]).code_for_node(call.func) + "()"
     if not names:
         return ""
     for node in own_nodes(spawn_call):
@@ -42,11 +41,3 @@ def accepted(loop: Loop, spawn_call: cst.Call, ctx) -> str:
             return f"`{names[node.value]}`"
     return ""
 
-
-def _names(target: cst.BaseExpression) -> list[str]:
-    """The plain names a binding target binds (``conn``; ``conn, addr``)."""
-    if isinstance(target, cst.Name):
-        return [target.value]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for element in target.elements for n in _names(element.value)]
-    return []
