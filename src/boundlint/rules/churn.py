@@ -110,7 +110,8 @@ class ClientPerItem(Rule):
     (`make_client()` from `clients.py`, unless it caches: `@lru_cache`) is
     reported at its own constructor when a caller runs it per item, also
     through up to two plain calls (a worker that a gather runs per item
-    calls the factory once); the evidence is that chain of callers.  A client made from a session (`session.client("s3")`,
+    calls the factory once); the evidence is that chain of callers.  A
+    client made from a session (`session.client("s3")`,
     `factory().client("s3")`, `SESSION.resource("s3")` in a module that
     imports boto3) is a new client with its own pool on every call, whoever
     holds the session.
