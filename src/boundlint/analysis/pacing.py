@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from boundlint import tables
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.limits import iter_nodes
 from boundlint.analysis.names import dotted
@@ -148,11 +149,25 @@ def _before_any_call(pause: cst.Call, block: cst.BaseSuite) -> bool:
 
 
 def skipped_pause(loop: Loop, try_node: cst.Try, handler: cst.ExceptHandler, ctx: Context) -> cst.Call | None:
-    """The loop's first pause when *loop* has pauses and none runs after *handler* caught a failure, else None."""
+    """The loop's first pause when *loop* has pauses and none runs after *handler* caught a failure, else None.
+
+    A sleep too short to pace a failing loop (``time.sleep(0.05)``) still shows the loop's intended
+    interval when it sits off the failing path: the failure then skips even that, and the loop spins.
+    """
     pauses = pauses_in(loop, ctx)
-    if not pauses or any(on_failing_path(p, loop, try_node, handler) for p in pauses):
+    if any(on_failing_path(p, loop, try_node, handler) for p in pauses):
         return None
-    return pauses[0]
+    if not pauses:
+        pauses = [n for n in _sleeps_in(loop, ctx) if not on_failing_path(n, loop, try_node, handler)]
+    return pauses[0] if pauses else None
+
+
+def _sleeps_in(loop: Loop, ctx: Context) -> list[cst.Call]:
+    """The sleep calls in *loop*'s body, in source order, whatever their length (nested defs excluded)."""
+    sleeps = tables.table("sleeps", ctx.settings)
+    body = getattr(loop.node, "body", None)
+    return [n for n in iter_nodes(body) if isinstance(n, cst.Call)
+            and (ctx.qualname(n.func) or dotted(n.func) or "") in sleeps] if body is not None else []
 
 
 def handler_try(handler: cst.ExceptHandler, ctx: Context) -> cst.Try | None:

@@ -37,7 +37,9 @@ class RetryWithoutBackoff(Rule):
     polling or worker loop whose pause runs only on the success path: at
     the end of the `try`, in its `else`, after a handler that `continue`s,
     or under an `if` that holds only when the `try` answered (`if resp is
-    not None: ...; time.sleep(30)`).  When the dependency is down, each
+    not None: ...; time.sleep(30)`), also a sleep too short to pace a
+    failing loop (a spin lock's `time.sleep(0.02)` between tries that runs
+    only while the store answers).  When the dependency is down, each
     failed round skips the pause and the loop spins.
 
     ## Why is this bad?
