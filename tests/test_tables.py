@@ -108,6 +108,11 @@ def test_every_table_is_read_by_the_analysis():
         assert re.search(rf"""table\(\s*["']{re.escape(name)}["']|TABLES\[["']{re.escape(name)}["']\]""", code), name
 
 
+def test_every_table_is_named_in_the_configuration_docs():
+    docs = (SRC.parents[1] / "docs" / "configuration.md").read_text(encoding="utf-8")
+    assert [name for name in tables.names() if f"`{name}`" not in docs] == []
+
+
 def test_replacing_the_limiters_table_bounds_a_project_gate(capsys, project):
     (project / "h.py").write_text(GATHER_UNDER_GATE, encoding="utf-8")
     assert codes(capsys, project / "h.py") == [(14, "BND101")]
