@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Union
 
 import libcst as cst
 
-from boundlint.analysis.names import ImportTable, dotted
+from boundlint.analysis.names import ImportTable, dotted, partial_target
 
 if TYPE_CHECKING:
     from boundlint.config import Settings
@@ -444,10 +444,8 @@ class Context:
             return found
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
             return self.method(func.attr.value)
-        if isinstance(func, cst.Call) and func.args:
-            q = self.qualname(func.func)
-            if q == "functools.partial" or dotted(func.func) == "partial":
-                return self.resolve_callable(func.args[0].value, _depth + 1)
+        if partial_target(func) is not None:
+            return self.resolve_callable(partial_target(func), _depth + 1)
         return None
 
     def loop_with_target(self, name: str) -> Loop | None:

@@ -49,6 +49,14 @@ def canonical(qualname: str) -> str:
     return qualname
 
 
+def partial_target(expr: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The function ``functools.partial(f, ...)`` (or ``partial(f, ...)``) binds, *f*; None for anything else."""
+    if (isinstance(expr, cst.Call) and (dotted(expr.func) or "").rsplit(".", 1)[-1] == "partial" and expr.args
+            and expr.args[0].keyword is None and not expr.args[0].star):
+        return expr.args[0].value
+    return None
+
+
 def dotted(node: cst.BaseExpression) -> str | None:
     """Return ``a.b.c`` for a Name/Attribute chain, else None."""
     parts: list[str] = []

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from boundlint import tables
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.limits import iter_nodes
 from boundlint.analysis.names import dotted
-from boundlint.analysis.storms import pause_call
+from boundlint.analysis.storms import pause_call, sleep_call
 from boundlint.facts.walk import binding_targets
 
 
@@ -164,10 +163,8 @@ def skipped_pause(loop: Loop, try_node: cst.Try, handler: cst.ExceptHandler, ctx
 
 def _sleeps_in(loop: Loop, ctx: Context) -> list[cst.Call]:
     """The sleep calls in *loop*'s body, in source order, whatever their length (nested defs excluded)."""
-    sleeps = tables.table("sleeps", ctx.settings)
     body = getattr(loop.node, "body", None)
-    return [n for n in iter_nodes(body) if isinstance(n, cst.Call)
-            and (ctx.qualname(n.func) or dotted(n.func) or "") in sleeps] if body is not None else []
+    return [n for n in iter_nodes(body) if isinstance(n, cst.Call) and sleep_call(n, ctx)] if body is not None else []
 
 
 def handler_try(handler: cst.ExceptHandler, ctx: Context) -> cst.Try | None:

@@ -93,12 +93,18 @@ def _call_name(value: cst.BaseExpression, ctx: Context) -> str:
     return ctx.qualname(value.func) or dotted(value.func) or ""
 
 
+def group_factory(name: str, settings: object = None) -> bool:
+    """True when the call named *name* makes a task group or nursery (the ``task-groups`` table, or its
+    last part written as asyncio / anyio / trio spell it)."""
+    return name in tables.table("task-groups", settings) or name.rsplit(".", 1)[-1] in ("TaskGroup", "create_task_group", "open_nursery")
+
+
 def is_task_group(expr: cst.BaseExpression, ctx: Context) -> bool:
     """True for an asyncio TaskGroup, anyio task group or trio nursery binding."""
     values = _bound_values(expr, ctx)
     for v in values:
         name = _call_name(v, ctx)
-        if name in tables.table("task-groups", ctx.settings) or name.rsplit(".", 1)[-1] in ("TaskGroup", "create_task_group", "open_nursery"):
+        if group_factory(name, ctx.settings):
             return True
     if values:
         return False

@@ -326,6 +326,13 @@ def exits_after(ctx: Context, start: cst.CSTNode) -> bool:
     return False
 
 
+def sleep_call(call: cst.Call, ctx: Context) -> bool:
+    """True for a sleep or backoff call, whatever its length (the ``sleeps`` table, ``self._sleep(...)``)."""
+    name = _call_name(call, ctx)
+    return name in tables.table("sleeps", ctx.settings) or name.rsplit(".", 1)[-1] in (
+        "sleep", "_sleep", "sleep_until", "backoff", "_backoff", "wait_backoff")
+
+
 def pause_call(call: cst.Call, ctx: Context) -> bool:
     """True for a call that waits before the next attempt.
 
@@ -335,7 +342,7 @@ def pause_call(call: cst.Call, ctx: Context) -> bool:
     """
     name = _call_name(call, ctx)
     short = name.rsplit(".", 1)[-1]
-    if name in tables.table("sleeps", ctx.settings) or short in ("sleep", "_sleep", "sleep_until", "backoff", "_backoff", "wait_backoff"):
+    if sleep_call(call, ctx):
         args = [a for a in call.args if a.star == ""]
         if not args:
             return True

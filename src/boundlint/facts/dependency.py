@@ -25,8 +25,7 @@ from typing import Iterable
 
 import libcst as cst
 
-from boundlint import tables
-from boundlint.analysis.names import dotted
+from boundlint.analysis.names import dotted, partial_target
 from boundlint.facts import calls, flag_args, given_args, receivers
 from boundlint.facts.overrides import overridden
 from boundlint.facts.spawned import spawned_elsewhere
@@ -313,8 +312,8 @@ class _Reader:
         args = [a.value for a in call.args if a.keyword is None and not a.star]
         target = args[position] if len(args) > position else None
         for _ in range(4):
-            if isinstance(target, cst.Call) and (dotted(target.func) or "").rsplit(".", 1)[-1] == "partial" and target.args:
-                target = target.args[0].value
+            if partial_target(target) is not None:
+                target = partial_target(target)
             elif isinstance(target, cst.Name) and self.local_def(target.value) is None:
                 target = self.bound(target.value)
             else:

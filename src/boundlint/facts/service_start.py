@@ -35,13 +35,12 @@ from __future__ import annotations
 
 import libcst as cst
 
-from boundlint import tables
-from boundlint.analysis.names import dotted
+from boundlint.analysis.names import dotted, partial_target
+from boundlint.analysis.spawns import group_factory
 from boundlint.facts.flag_args import passed
 from boundlint.facts.runs_forever import runs_forever
 from boundlint.facts.walk import own_nodes
 
-_GROUPS = frozenset({"TaskGroup", "create_task_group", "open_nursery"})
 _STARTS = frozenset({"start_soon", "start"})  # anyio / trio: the function, then its positional arguments
 
 
@@ -57,19 +56,13 @@ def _required(func: cst.FunctionDef, method: bool) -> bool:
 def _group_names(node: cst.With) -> set[str]:
     """The ``as`` names of *node*'s items that are task groups or nurseries."""
     out = set()
-    groups = tables.table("task-groups")
     for item in node.items:
         expr = item.item
         made = dotted(expr.func) if isinstance(expr, cst.Call) else None
-        if made and (made in groups or made.rsplit(".", 1)[-1] in _GROUPS) \
+        if made and group_factory(made) \
                 and item.asname is not None and isinstance(item.asname.name, cst.Name):
             out.add(item.asname.name.value)
     return out
-
-
-def _is_partial(expr: cst.BaseExpression) -> bool:
-    return isinstance(expr, cst.Call) and (dotted(expr.func) or "").rsplit(".", 1)[-1] == "partial" \
-        and bool(expr.args) and expr.args[0].keyword is None and not expr.args[0].star
 
 
 def _started(call: cst.Call) -> tuple[cst.BaseExpression, cst.Call] | None:
@@ -87,7 +80,7 @@ def _started(call: cst.Call) -> tuple[cst.BaseExpression, cst.Call] | None:
             return None
         target = args[0].value
         made = cst.Call(func=target, args=[a for a in args[1:] if a.keyword is None])
-    if _is_partial(target):
+    if partial_target(target) is not None:
         inner = target.args
         made = cst.Call(func=inner[0].value, args=[*inner[1:], *made.args])
         target = inner[0].value

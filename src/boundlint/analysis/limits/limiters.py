@@ -7,7 +7,7 @@ import libcst as cst
 
 from boundlint import tables
 from boundlint.analysis.context import Context, Loop
-from boundlint.analysis.names import dotted
+from boundlint.analysis.names import dotted, partial_target
 from boundlint.analysis.walk import len_argument_key, length_guard
 from boundlint.verdicts import INFLIGHT, LIMITER, LOOP_LIMITER, LOOP_SLOT, Limit
 from boundlint.analysis.limits.sources import _MAX_DEPTH, iter_nodes, size_from_input
@@ -190,7 +190,7 @@ def callee_limit(func: cst.BaseExpression, ctx: Context, depth: int = 0) -> str 
         return None
     target = ctx.resolve_callable(func)
     if target is None:
-        func = _partial_of(func, ctx)
+        func = partial_target(func) or func
         return project_limiter(func, ctx) if isinstance(func, (cst.Name, cst.Attribute)) else None
     if isinstance(target, cst.Lambda):
         body = target.body
@@ -214,14 +214,6 @@ def callee_limit(func: cst.BaseExpression, ctx: Context, depth: int = 0) -> str 
             if is_limiter(node.func.value, ctx, params) and not _per_call_limiter(node.func.value, target, ctx):
                 return Limit(LIMITER, f"a limiter in `{target.name.value}`")
     return _limit_below(target, ctx, depth) if depth < 2 else None
-
-
-def _partial_of(func: cst.BaseExpression, ctx: Context) -> cst.BaseExpression:
-    """The function ``functools.partial(f, ...)`` binds (``f``), else *func* itself."""
-    if isinstance(func, cst.Call) and func.args and (ctx.qualname(func.func) == "functools.partial"
-                                                     or dotted(func.func) == "partial"):
-        return func.args[0].value
-    return func
 
 
 def _limit_below(target: cst.FunctionDef, ctx: Context, depth: int = 0) -> Limit | None:
