@@ -128,14 +128,14 @@ def not_taken(body: cst.CSTNode, known: dict[str, str]) -> set[int]:
         elif isinstance(node, cst.IndentedBlock):
             stmts = node.body
             for i, stmt in enumerate(stmts[:-1]):
-                if isinstance(stmt, cst.If) and stmt.orelse is None and _exits(stmt.body) \
+                if isinstance(stmt, cst.If) and stmt.orelse is None and block_exits(stmt.body) \
                         and ruled_out(conditions(stmt.test, known)[1], known):
                     out.update(id(s) for s in stmts[i + 1:])  # `if not p: return` with p falsy: the rest never runs
                     break
     return out
 
 
-def _exits(block: cst.BaseSuite) -> bool:
+def block_exits(block: cst.BaseSuite) -> bool:
     """The block ends by leaving it: ``return``, ``raise``, ``continue`` or ``break``."""
     last = block.body[-1] if isinstance(block, cst.IndentedBlock) and block.body else None
     if isinstance(block, cst.SimpleStatementSuite):

@@ -21,7 +21,7 @@ from typing import Callable
 from boundlint.index.once import once_callers
 from boundlint.index.service import runs_forever
 from boundlint.index.queries.callers import (
-    passed, per_item_callers, per_item_through, size_checked, sized_by_callers, spawn_sources, spawned_dependency,
+    given, passed, per_item_callers, per_item_through, size_checked, sized_by_callers, spawn_sources, spawned_dependency,
 )
 from boundlint.index.queries.config import calls_of, configured, constructed, returns, signal
 from boundlint.index.queries.dependency import defined, dependency, failing_dependency, instance_of, pooled
@@ -44,5 +44,5 @@ QUERIES: dict[str, Callable] = {
     "passed": passed, "signal": signal, "calls_of": calls_of, "defined": defined,
     "once_callers": once_callers, "operator_rows": operator_rows, "named_elsewhere": named_elsewhere,
     "overrides": overrides, "state_input": state_input, "per_item_through": per_item_through,
-    "wrapped_limiter": wrapped_limiter, "runs_forever": runs_forever,
+    "wrapped_limiter": wrapped_limiter, "runs_forever": runs_forever, "given": given,
 }

@@ -81,6 +81,25 @@ def passed(index: ProjectIndex, ref: str, param: str) -> list[dict] | None:
     return out or None
 
 
+def given(index: ProjectIndex, ref: str, param: str) -> dict | None:
+    """``{"caller": name, "where": "path:line"}`` for the first call of the project function *ref*, in
+    any module, when every call of it passes its optional parameter *param* (by position or keyword);
+    None when some call leaves it unset, nothing calls *ref*, or *ref* is no project function."""
+    _name, calls_of = _passed_for(index, ref, param)
+    found = index.function(ref)
+    if found is None:
+        return None
+    facts = found[2]
+    params = facts["params"][1:] if facts["method"] else facts["params"]
+    position = params.index(param) if param in params else None
+    first = None
+    for caller_entry, caller, call, _prov in calls_of:
+        if not (param in call["kwargs"] or (position is not None and position < len(call["args"]))):
+            return None
+        first = first or {"caller": caller.rsplit(".", 1)[-1], "where": index.where(caller_entry, call["line"])}
+    return first
+
+
 def _spawned(index: ProjectIndex, ref: str, param: str) -> tuple | None:
     """``(chain, provenance, caller module, call record, name)`` for the first caller of *ref* that passes,
     as *param*, one new call per item of request input; else None."""

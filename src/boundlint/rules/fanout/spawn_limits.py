@@ -73,6 +73,14 @@ _LIMITS_DOC = """
       that takes it.  One handler per accepted connection is bounded by
       design, by the listen backlog and the open-file limit; a fan-out over
       what a client sends, inside the handler or the loop, is judged as usual;
+    - an optional limit that every caller sets (at `low` severity): the
+      fan-out sits in one branch of an `if` on a parameter with a default
+      (`if max_concurrency:`, or after `if max_concurrency: return ...`),
+      the other branch passes that parameter to a limiter
+      (`Semaphore(max_concurrency)`) or to a call that also takes the
+      collection (`run_windowed(models, max_concurrency)`), and every call
+      of the function in the project, in any module, passes it.  When one
+      call leaves it unset, the fan-out is judged as usual;
     - one task at a time: the task is stored in a name that an enclosing
       `if` requires to hold none (`if self.task is None: self.task =
       create_task(...)`, also `if not t`, `if t.done()`, `if t is None or
@@ -405,14 +413,20 @@ def _none_tests(test: cst.BaseExpression) -> set[str]:
     return set()
 
 
-def accept_loop(loop: Loop, call: cst.Call, ctx: Context) -> tuple[str, str] | None:
-    """The severity of a task or thread started per pass of a server's accept loop (``facts.accept_loop``):
-    ``(LOW, why)``, since one handler per accepted connection is bounded by design; else None (judged as usual)."""
+def lowered(loop: Loop | None, call: cst.Call, volume: cst.BaseExpression | None, ctx: Context) -> tuple[str, str] | None:
+    """``(LOW, why)`` for a fan-out bounded by design or by its callers' choice, else None (judged as usual).
+
+    A task or thread started per pass of a server's accept loop (``facts.accept_loop``): one handler
+    per accepted connection.  A fan-out over *volume* that runs only when callers leave an optional
+    limit unset, which a call in the project sets (``facts.optional_limit``).
+    """
     from boundlint.facts.accept_loop import accepted
+    from boundlint.facts.optional_limit import optional_limit
     from boundlint.verdicts.severity import LOW
 
-    how = accepted(loop, call, ctx)
-    if not how:
-        return None
-    return LOW, (f"a server's accept loop: one handler per connection accepted by {how}, "
-                 "bounded by design (the listen backlog and the open-file limit)")
+    how = accepted(loop, call, ctx) if loop is not None else ""
+    if how:
+        return LOW, (f"a server's accept loop: one handler per connection accepted by {how}, "
+                     "bounded by design (the listen backlog and the open-file limit)")
+    optional = optional_limit(volume, ctx)
+    return (LOW, optional) if optional else None

@@ -8,7 +8,7 @@ import libcst as cst
 from boundlint.analysis.context import Context
 from boundlint.analysis.spawns import spawn_of
 from boundlint.rules.base import Example, Rule
-from boundlint.rules.fanout.spawn_limits import _doc, accept_loop, limiter_chain, spawn_limit
+from boundlint.rules.fanout.spawn_limits import _doc, lowered, limiter_chain, spawn_limit
 
 
 class ThreadPerItem(Rule):
@@ -58,4 +58,4 @@ class ThreadPerItem(Rule):
             unit = "process" if "Process" in spawn.api else "thread"
             self.report(node, limiter_chain(node, spawn.target, ctx), call=spawn.api + "()", source=found.source, unit=unit,
                         volume=found.loop.iter, work=(node,) if spawn.target is None else (node, spawn.target),
-                        reached=f"one OS {unit} per item", severity=accept_loop(found.loop, node, ctx))
+                        reached=f"one OS {unit} per item", severity=lowered(found.loop, node, found.loop.iter, ctx))

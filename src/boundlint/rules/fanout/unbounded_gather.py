@@ -9,7 +9,7 @@ from boundlint.analysis import limits
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.spawns import NewAwaitables, new_awaitables
 from boundlint.rules.base import Example, Rule, short
-from boundlint.rules.fanout.spawn_limits import _doc, limiter_chain, unshared_limiter
+from boundlint.rules.fanout.spawn_limits import _doc, limiter_chain, lowered, unshared_limiter
 
 
 class UnboundedGather(Rule):
@@ -109,7 +109,8 @@ class UnboundedGather(Rule):
                 continue
             source = built.sources[0] if built.sources else expr
             self.report(node, limiter_chain(node, built.target, ctx), call=short(node.func) + "(...)", source=short(source),
-                        volume=source, work=(expr,) if built.target is None else (expr, built.target))
+                        volume=source, work=(expr,) if built.target is None else (expr, built.target),
+                        severity=lowered(None, node, source, ctx))
             return
 
     @staticmethod

@@ -9,7 +9,7 @@ from boundlint.analysis import limits
 from boundlint.analysis.context import Context
 from boundlint.analysis.spawns import is_event_loop, is_task_group, spawn_of, spawned_work
 from boundlint.rules.base import Example, Rule, short
-from boundlint.rules.fanout.spawn_limits import (_doc, accept_loop, limiter_chain, region_loops, spawn_limit,
+from boundlint.rules.fanout.spawn_limits import (_doc, lowered, limiter_chain, region_loops, spawn_limit,
                                                  unshared_limiter)
 
 
@@ -90,7 +90,7 @@ class UnboundedTaskSpawn(Rule):
         if found is not None and limit is None:
             self.report(node, limiter_chain(node, spawn.target, ctx),
                         call=spawn.api + "(...)" if "." in spawn.api else short(node.func) + "(...)", source=found.source,
-                        volume=found.loop.iter, work=spawned_work(spawn), severity=accept_loop(found.loop, node, ctx))
+                        volume=found.loop.iter, work=spawned_work(spawn), severity=lowered(found.loop, node, found.loop.iter, ctx))
 
 
     def _mapped_spawn(self, node: cst.Call, ctx: Context) -> None:
