@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from boundlint.analysis.limits.callers import callers_size_chain, size_chain
 from boundlint.analysis.limits.limiters import (
-    callee_limit, configured_limiter, is_limiter, iter_nodes, loop_backpressure, project_limiter,
+    callee_limit, configured_limiter, is_limiter, iter_nodes, loop_backpressure, passed_limiter, project_limiter,
 )
 from boundlint.analysis.limits.loops import capacity_stop, loop_limit
 from boundlint.analysis.limits.sources import (
@@ -34,5 +34,5 @@ from boundlint.analysis.limits.sources import (
 __all__ = [
     "LIMITER_CLASS_NAMES", "LIMITER_TYPES", "batch_limit", "capacity_stop", "callee_limit", "callers_size_chain", "checked_in_body",
     "configured_limiter", "constant", "guarded", "is_limiter", "is_upper", "iter_nodes", "loop_backpressure",
-    "loop_limit", "project_limiter", "size_chain", "size_from_input", "source_limit", "teardown_call", "walked_whole",
+    "loop_limit", "passed_limiter", "project_limiter", "size_chain", "size_from_input", "source_limit", "teardown_call", "walked_whole",
 ]

@@ -216,6 +216,36 @@ def callee_limit(func: cst.BaseExpression, ctx: Context, depth: int = 0) -> str 
     return _limit_below(target, ctx, depth) if depth < 2 else None
 
 
+def passed_limiter(func: cst.BaseExpression, args: list[cst.Arg], ctx: Context) -> Limit | None:
+    """A limiter the spawning code hands to each item's function: the function (*func*, resolved in
+    this module) enters ``with`` or ``acquire()`` on one of its parameters, whatever its name, and the
+    call passes there (*args*, as written at the call) a name that ``is_limiter`` finds a limiter
+    where the spawn is (``slots = Semaphore(8)`` then ``gather(*(fetch(slots, u) for u in urls))``).
+    None otherwise; a limiter built in the arguments themselves is one per item and is never counted
+    (``unshared_limiter`` also rules out one built inside the spawning loop)."""
+    target = ctx.resolve_callable(func)
+    if not isinstance(target, cst.FunctionDef):
+        return None
+    names = [p.name.value for p in (*target.params.posonly_params, *target.params.params)]
+    if names and names[0] in ("self", "cls") and isinstance(func, cst.Attribute):
+        names = names[1:]
+    given: dict[str, cst.BaseExpression] = {}
+    for position, arg in enumerate(a for a in args if a.keyword is None and a.star == ""):
+        if position < len(names):
+            given[names[position]] = arg.value
+    given.update({a.keyword.value: a.value for a in args if a.keyword is not None})
+    for node in iter_nodes(target.body):
+        held = node.item if isinstance(node, cst.WithItem) else (
+            node.func.value if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value in SLOT_GRABS else None)
+        if not isinstance(held, cst.Name) or not isinstance(given.get(held.value), (cst.Name, cst.Attribute)):
+            continue
+        if is_limiter(given[held.value], ctx):
+            shown = dotted(given[held.value])
+            return Limit(LIMITER, f"the limiter `{shown}` passed to `{target.name.value}()`, which holds it")
+    return None
+
+
 def _limit_below(target: cst.FunctionDef, ctx: Context, depth: int = 0) -> Limit | None:
     """A limiter one or two calls further down: the spawned *target* awaits a project function (this
     module's, a method of ``self``, or another module's) that enters a shared limiter, or awaits one

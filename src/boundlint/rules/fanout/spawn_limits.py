@@ -35,7 +35,10 @@ _LIMITS_DOC = """
       `functools.partial`) enters `async with` / `with` on a semaphore,
       `BoundedSemaphore`, anyio/trio `CapacityLimiter` or
       `aiolimiter.AsyncLimiter` (or acquires one: `acquire()`, or
-      `acquire_nowait()`, which fails when no slot is free), also when it is passed in,
+      `acquire_nowait()`, which fails when no slot is free), also when it is passed in:
+      a parameter annotated as a limiter or named like one (`sem`, `limiter`), or
+      any parameter to which the fan-out passes a limiter shared by every item
+      (`slots = Semaphore(8)`, then `gather(*(fetch(slots, u) for u in urls))`),
       or one of your own limiter helpers named in the `limiter-helpers`
       option, itself or in a function it awaits one or two calls further
       down (this module's, a method of `self`, or another module's: `await
@@ -198,7 +201,7 @@ def spawn_limit(spawn: Spawn, loops: list[Loop], ctx: Context) -> tuple[Unbounde
     if signal:
         return found, Limit(PACED, f"each start waits for `{signal}`, which the task it started sets, before the next")
     if spawn.target is not None and not unshared_limiter(spawn.call, ctx, found.loop):
-        limit = limits.callee_limit(spawn.target, ctx)
+        limit = limits.callee_limit(spawn.target, ctx) or limits.passed_limiter(spawn.target, work_args(spawn), ctx)
         if limit:
             return found, limit if kind_of(limit) else Limit(LIMITER, limit)
     # a limiter held around the spawn is released once the task starts, not when it ends
@@ -206,6 +209,17 @@ def spawn_limit(spawn: Spawn, loops: list[Loop], ctx: Context) -> tuple[Unbounde
     if limit:
         return found, limit if kind_of(limit) else Limit(LOOP_LIMITER, limit)
     return found, None
+
+
+def work_args(spawn: Spawn) -> list[cst.Arg]:
+    """The arguments the spawn hands its target: the coroutine call's (``create_task(f(a, b))``), or the
+    spawn call's after the callable (``tg.start_soon(f, a, b)``); [] when neither shows them."""
+    first = next((a.value for a in spawn.call.args if a.keyword is None and a.star == ""), None)
+    if isinstance(first, cst.Call) and first.func is spawn.target:
+        return list(first.args)
+    if first is spawn.target:
+        return [a for a in spawn.call.args if a.value is not first and a.keyword is None]
+    return []
 
 
 def _limiter_call(node: cst.CSTNode, ctx: Context) -> bool:

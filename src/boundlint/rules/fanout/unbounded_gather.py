@@ -117,8 +117,9 @@ class UnboundedGather(Rule):
     def _bounded(built: NewAwaitables, ctx: Context, call: cst.Call | None = None) -> bool:
         if limits.teardown_call(built.target):
             return True
-        if built.target is not None and limits.callee_limit(built.target, ctx) and not (call and unshared_limiter(call, ctx)):
-            return True
+        if built.target is not None and not (call and unshared_limiter(call, ctx)):
+            if limits.callee_limit(built.target, ctx) or limits.passed_limiter(built.target, _target_args(built.target, call), ctx):
+                return True
         if not built.sources:
             return False
         for item in built.loops:
@@ -126,6 +127,14 @@ class UnboundedGather(Rule):
                 if limits.loop_limit(item, ctx) is None:
                     return False
         return all(limits.source_limit(s, ctx) or limits.batch_limit(s, ctx) for s in built.sources if s is not None)
+
+
+def _target_args(target: cst.BaseExpression, call: cst.Call | None) -> list[cst.Arg]:
+    """The arguments of the call of *target* inside the gather *call* (``fetch(slots, u)``), else []."""
+    for node in limits.iter_nodes(call) if call is not None else ():
+        if isinstance(node, cst.Call) and node.func is target:
+            return list(node.args)
+    return []
 
 
 def _callers_spawn(expr: cst.BaseExpression, ctx: Context) -> list[str] | None:
