@@ -24,20 +24,15 @@ from boundlint.index.checks import _rejected_keys, _terminates, measured_key, pa
 from boundlint.index.shapes import (
     built_here, own_method, test_module,
     _failover, _is_const, _is_const_batch, _paced, _shares_pool, _short_sleep, _short_text, dotted,
-    handed_calls, pool_facts, record_dependency, record_pool,
+    handed_calls, model_dependency, pool_facts, record_dependency, record_pool,
 )
 from boundlint.tables.defaults import LIMITER_WORDS
 
 _LEAVES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del})
 _CACHE_DECORATORS = frozenset({"lru_cache", "cache", "cached", "cached_property", "alru_cache", "memoize"})
-def _model_dependency(default: ast.Call) -> bool:
-    """``Depends()`` or ``Depends(Model)``: FastAPI fills a class from the query, which the client sends."""
-    if default.keywords and not default.args:
-        return False
-    return not default.args or (isinstance(default.args[0], ast.Name) and default.args[0].id[:1].isupper())
-
-
 _GRPC_CONTEXTS = frozenset({"context", "ctx", "_context"})
+# taking a slot by call: `sem.acquire()`, or a wrapper's `await self._sem.__aenter__()`
+_SLOT_GRABS = frozenset({"acquire", "__aenter__", "__enter__"})
 
 
 class FunctionReader:
@@ -197,7 +192,7 @@ class FunctionReader:
             default = self.defaults.get(arg.arg)
             injected = isinstance(default, ast.Call) and (dotted(default.func) or "").rsplit(".", 1)[-1] in markers
             refs = self._type_refs(arg.annotation) if arg.annotation is not None else []
-            if injected and _model_dependency(default):  # `q: Search = Depends()`, `Depends(Search)`: the query is input
+            if injected and model_dependency(default):  # `q: Search = Depends()`, `Depends(Search)`: the query is input
                 injected = False
                 refs += [r for r in map(self.ref, default.args[:1]) if r is not None and r not in refs]
             if isinstance(arg.annotation, ast.Subscript) and dotted(arg.annotation.value) in ("Annotated", "typing.Annotated"):
@@ -252,7 +247,7 @@ class FunctionReader:
             return
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
             for item in stmt.items:
-                self._with_item(item.context_expr)
+                self._with_item(item.context_expr, isinstance(stmt, ast.AsyncWith))
                 self._exprs(item.context_expr, loop)
             self._statements(stmt.body, loop)
             return
@@ -360,7 +355,7 @@ class FunctionReader:
         text = dotted(iterable) or _short_text(iterable)
         return {"src": src, "text": text[:60], "bounded": bounded, "line": line}
 
-    def _with_item(self, expr: ast.AST) -> None:
+    def _with_item(self, expr: ast.AST, is_async: bool = False) -> None:
         if isinstance(expr, ast.Call):
             made = self.ref(expr.func)
             short = (made or dotted(expr.func) or "").rsplit(".", 1)[-1]
@@ -374,6 +369,11 @@ class FunctionReader:
             return
         if self._limiter_name(name):
             self.out["limiter"] = self.out["limiter"] or name
+        elif (made := self.instances.get(name)) is not None and made.split(".", 1)[0] not in STDLIB:
+            # `async with OPEN_FILES:` on an instance of a class: its own `__aenter__` runs (the link step says whose)
+            self.out["with_calls"].append(f"{made}.{'__aenter__' if is_async else '__enter__'}")
+        elif (imported := self.ref(expr)) is not None and imported.split(".", 1)[0] not in STDLIB:
+            self.out["with_calls"].append(imported)  # an instance another module builds: the query asks its class
 
     def _limiter_name(self, name: str) -> bool:
         made = self.instances.get(name)
@@ -427,7 +427,7 @@ class FunctionReader:
             self._handed = handed_calls(self.body.calls)
         if built is not None and id(call) not in self._handed:
             self.out["filled"].append(built)  # Payload(texts=...), Payload.model_validate({...}): the project fills it
-        if short == "acquire" and isinstance(func, ast.Attribute):
+        if short in _SLOT_GRABS and isinstance(func, ast.Attribute):
             receiver = dotted(func.value)
             if receiver and self._limiter_name(receiver):
                 self.out["limiter"] = self.out["limiter"] or receiver

@@ -254,3 +254,10 @@ def _reads_request(expr: ast.AST) -> bool:
 def test_module(module: str) -> bool:
     """``tests.test_api``, ``app.conftest``: test code builds request models to send them to the app."""
     return any(part in ("test", "tests", "conftest") or part.startswith("test_") for part in module.split("."))
+
+
+def model_dependency(default: ast.Call) -> bool:
+    """``Depends()`` or ``Depends(Model)``: FastAPI fills a class from the query, which the client sends."""
+    if default.keywords and not default.args:
+        return False
+    return not default.args or (isinstance(default.args[0], ast.Name) and default.args[0].id[:1].isupper())

@@ -147,7 +147,9 @@ def _project_instance_limiter(expr: cst.BaseExpression, ctx: Context) -> bool | 
     if answer is None:
         return None
     short = answer.rsplit(".", 1)[-1]
-    return answer in tables.table("limiters", ctx.settings) or short in tables.table("limiter-class-names", ctx.settings)
+    if answer in tables.table("limiters", ctx.settings) or short in tables.table("limiter-class-names", ctx.settings):
+        return True
+    return bool(ctx.project.ask("limiter", answer))  # an instance of a project class whose entry takes a slot
 
 
 def configured_limiter(expr: cst.BaseExpression, ctx: Context) -> bool:

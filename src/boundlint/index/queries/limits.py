@@ -7,8 +7,19 @@ from boundlint.index.queries.dependency import dependency
 from boundlint.index.queries.wrapped import decorated_limiter
 
 def limiter(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
-    """``"a limiter in `f` (path:line)"`` when calling *ref* (as a context manager or plainly) enters a shared limiter."""
+    """``"a limiter in `f` (path:line)"`` when calling *ref* (as a context manager or plainly) enters a shared limiter.
+
+    A class counts by what entering one of its instances runs: ``async with OPEN_FILES:`` where
+    ``OPEN_FILES = LazySlots(...)`` (here or in another module) and ``LazySlots.__aenter__`` takes a
+    semaphore's slot.
+    """
     found = index.function(ref)
+    kind = index.resolve(ref) if found is None and depth <= _DEPTH else None
+    if kind is not None and kind[0] == "instance" and "." not in kind[2]:
+        return limiter(index, kind[1].summary["instances"][kind[2]], depth + 1)  # `with OPEN_FILES:` from another module
+    if kind is not None and kind[0] == "class":
+        made = f"{index.canonical(kind[1])}.{kind[2]}"
+        return limiter(index, f"{made}.__aenter__", depth + 1) or limiter(index, f"{made}.__enter__", depth + 1)
     if found is None or depth > _DEPTH:
         return None
     entry, name, facts = found
