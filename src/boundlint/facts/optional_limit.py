@@ -7,9 +7,9 @@ A function may take its limit as an optional parameter and branch on it::
             return await run_windowed(models, max_concurrency)
         return await asyncio.gather(*(check(m) for m in models))
 
-The unbounded branch runs only when the caller passes no limit.  When a call
-of the function in the project does pass it, the limit is wired: the bound is
-the callers' choice (their configuration), not a missing limit here.  The
+The unbounded branch runs only when the caller passes no limit.  When every
+call of the function in the project passes it, the limit is wired: the bound
+is the callers' choice (their configuration), not a missing limit here.  The
 evidence has three parts, all required:
 
 - the fan-out sits in one branch of an ``if`` whose test reads a parameter
@@ -85,12 +85,12 @@ def _bounded_call(branch: cst.CSTNode, param: str, items: set[str], ctx) -> str:
 
 
 def optional_limit(volume: cst.BaseExpression | None, ctx) -> str:
-    """Why the fan-out being visited runs only when its callers leave an optional limit unset, which a
+    """Why the fan-out being visited runs only when its callers leave an optional limit unset, which
     every call in the project sets (see the module doc); "" when that is not shown.
 
     *volume* is the collection the fan-out runs over (its root name must reach the bounded branch's
     call, unless that call builds a limiter); *ctx* is the traversal's Context, positioned on the
-    fan-out.  Answer, e.g. ``"an optional limit: `check_all()` runs `models` through
+    fan-out.  Answer, e.g. ``"an optional limit: `check_all()` runs its items through
     `run_windowed(...)` when `max_concurrency` is passed, and every call passes it: `main()` (app/jobs.py:12)"``.
     """
     scope = ctx.scope.function()

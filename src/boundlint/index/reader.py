@@ -26,13 +26,11 @@ from boundlint.index.shapes import (
     _failover, _is_const, _is_const_batch, _paced, _shares_pool, _short_sleep, _short_text, dotted,
     handed_calls, model_dependency, pool_facts, record_dependency, record_pool,
 )
-from boundlint.tables.defaults import LIMITER_WORDS
+from boundlint.tables.defaults import LIMITER_WORDS, SLOT_GRABS
 
 _LEAVES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del})
 _CACHE_DECORATORS = frozenset({"lru_cache", "cache", "cached", "cached_property", "alru_cache", "memoize"})
 _GRPC_CONTEXTS = frozenset({"context", "ctx", "_context"})
-# taking a slot by call: `sem.acquire()`, or a wrapper's `await self._sem.__aenter__()`
-_SLOT_GRABS = frozenset({"acquire", "__aenter__", "__enter__"})
 
 
 class FunctionReader:
@@ -427,7 +425,7 @@ class FunctionReader:
             self._handed = handed_calls(self.body.calls)
         if built is not None and id(call) not in self._handed:
             self.out["filled"].append(built)  # Payload(texts=...), Payload.model_validate({...}): the project fills it
-        if short in _SLOT_GRABS and isinstance(func, ast.Attribute):
+        if short in SLOT_GRABS and isinstance(func, ast.Attribute):
             receiver = dotted(func.value)
             if receiver and self._limiter_name(receiver):
                 self.out["limiter"] = self.out["limiter"] or receiver

@@ -10,6 +10,9 @@ import re
 # Names that say a value is a limiter when nothing else does (``sem``, ``self._limiter``); the
 # last resort of every limiter question, shared by the CST analysis and the project index.
 LIMITER_WORDS = re.compile(r"semaphore|limiter|throttl|(?:^|_)sem(?:$|_)|concurrency_limit|capacity", re.I)
+# How code takes a limiter's slot by call: `sem.acquire()`; `acquire_nowait()` fails fast when none is
+# free, so at most N get past it either way; a wrapper class's `await self._sem.__aenter__()`.
+SLOT_GRABS = frozenset({"acquire", "acquire_nowait", "__aenter__", "__enter__"})
 
 _HTTP = ("get", "post", "put", "patch", "delete", "head", "options", "request")
 

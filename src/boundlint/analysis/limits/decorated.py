@@ -87,7 +87,7 @@ def _nested_defs(func: cst.FunctionDef, chain: list[cst.FunctionDef]):
 
 def _entered(func: cst.FunctionDef):
     """What *func*'s own body enters: ``with`` / ``async with`` items and ``x.acquire()`` receivers."""
-    from boundlint.analysis.limits.limiters import SLOT_GRABS
+    from boundlint.tables.defaults import SLOT_GRABS
 
     for node in iter_nodes(func.body):
         if isinstance(node, cst.WithItem):

@@ -11,7 +11,7 @@ from boundlint.analysis.names import dotted, partial_target
 from boundlint.analysis.walk import len_argument_key, length_guard
 from boundlint.verdicts import INFLIGHT, LIMITER, LOOP_LIMITER, LOOP_SLOT, Limit
 from boundlint.analysis.limits.sources import _MAX_DEPTH, iter_nodes, size_from_input
-from boundlint.tables.defaults import LIMITER_WORDS
+from boundlint.tables.defaults import LIMITER_WORDS, SLOT_GRABS
 
 
 def is_limiter(expr: cst.BaseExpression, ctx: Context, params: dict[str, cst.Param] | None = None, depth: int = 0) -> bool:
@@ -174,11 +174,6 @@ def _limiter_param(param: cst.Param) -> bool:
         if text.rsplit(".", 1)[-1] in tables.table("limiter-class-names"):
             return True
     return bool(LIMITER_WORDS.search(param.name.value))
-
-
-# How a task takes a slot by call; acquire_nowait() fails fast when none is free, so at most N
-# tasks get past it either way.
-SLOT_GRABS = ("acquire", "acquire_nowait")
 
 
 def callee_limit(func: cst.BaseExpression, ctx: Context, depth: int = 0) -> str | None:

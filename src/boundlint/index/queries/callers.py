@@ -85,16 +85,15 @@ def given(index: ProjectIndex, ref: str, param: str) -> dict | None:
     """``{"caller": name, "where": "path:line"}`` for the first call of the project function *ref*, in
     any module, when every call of it passes its optional parameter *param* (by position or keyword);
     None when some call leaves it unset, nothing calls *ref*, or *ref* is no project function."""
-    _name, calls_of = _passed_for(index, ref, param)
     found = index.function(ref)
     if found is None:
         return None
     facts = found[2]
     params = facts["params"][1:] if facts["method"] else facts["params"]
-    position = params.index(param) if param in params else None
+    position = params.index(param) if param in params else len(params)
     first = None
-    for caller_entry, caller, call, _prov in calls_of:
-        if not (param in call["kwargs"] or (position is not None and position < len(call["args"]))):
+    for caller_entry, caller, call, _prov in _passed_for(index, ref, param)[1]:
+        if param not in call["kwargs"] and position >= len(call["args"]):
             return None
         first = first or {"caller": caller.rsplit(".", 1)[-1], "where": index.where(caller_entry, call["line"])}
     return first

@@ -11,10 +11,10 @@ import libcst as cst
 
 from boundlint.analysis import limits
 from boundlint.analysis.context import Context, Loop
-from boundlint.analysis.limits.limiters import SLOT_GRABS
 from boundlint.analysis.names import dotted
 from boundlint.analysis.spawns import Spawn, is_task_group
 from boundlint.rules.base import short
+from boundlint.tables.defaults import SLOT_GRABS
 from boundlint.verdicts import AWAITED, BOUNDED_LOOPS, LIMITER, LOOP_LIMITER, PACED, SINGLE_FLIGHT, TEARDOWN, Limit, kind_of
 
 _LIMITS_DOC = """
@@ -39,7 +39,10 @@ _LIMITS_DOC = """
       a parameter annotated as a limiter or named like one (`sem`, `limiter`), or
       any parameter to which the fan-out passes a limiter shared by every item
       (`slots = Semaphore(8)`, then `gather(*(fetch(slots, u) for u in urls))`),
-      or one of your own limiter helpers named in the `limiter-helpers`
+      or an instance of one of your own classes whose `__aenter__` /
+      `__enter__` takes a limiter's slot (`async with OPEN_FILES:` where
+      `OPEN_FILES = LazyGate(...)` holds a semaphore), built here or in
+      another module, or one of your own limiter helpers named in the `limiter-helpers`
       option, itself or in a function it awaits one or two calls further
       down (this module's, a method of `self`, or another module's: `await
       send(p)` where `send` holds `async with _slots:`) when nothing else it
