@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
-from boundlint.index.closures import _own_nodes
+from boundlint.index.closures import _own_statements
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -34,7 +34,10 @@ def attr_types(cls: ast.ClassDef, ref: Callable[[ast.AST], str | None]) -> dict[
     for method in cls.body:
         if not isinstance(method, _FUNCS):
             continue
-        for node in _own_nodes(method.body):
+        # assignments are statements: no expression walk; a def or class among the method's own
+        # statements is read too (a closure that sets `self.X` when it runs)
+        inner = [s.body for s in method.body if isinstance(s, (*_FUNCS, ast.ClassDef))]
+        for node in (n for body in (method.body, *inner) for n in _own_statements(body)):
             if isinstance(node, ast.Assign):
                 targets, value = node.targets, node.value
             elif isinstance(node, ast.AnnAssign) and node.value is not None:
@@ -50,10 +53,13 @@ def attr_types(cls: ast.ClassDef, ref: Callable[[ast.AST], str | None]) -> dict[
     return {attr: next(iter(made)) for attr, made in found.items() if len(made) == 1 and "" not in made}
 
 
-def attr_calls(func: ast.FunctionDef | ast.AsyncFunctionDef, types: dict[str, str]) -> list[dict]:
+def attr_calls(func: ast.FunctionDef | ast.AsyncFunctionDef, types: dict[str, str],
+               calls: list[ast.Call] | None = None) -> list[dict]:
     """Call records of ``self.ATTR.method(...)`` in *func* (nested functions aside) for the attributes of
-    *types*; ``loop`` is ``{"text": "while", "bounded": False}`` for a call on the passes of a ``while``."""
-    if not types:
+    *types*; ``loop`` is ``{"text": "while", "bounded": False}`` for a call on the passes of a ``while``.
+    *calls*, every call under *func* (``body.walk``), spares the walk when none is such a call."""
+    if not types or calls is not None and not any(
+            isinstance(c.func, ast.Attribute) and _self_attr(c.func.value) in types for c in calls):
         return []
     out = []
     stack: list[tuple[ast.AST, bool]] = [(stmt, False) for stmt in func.body]

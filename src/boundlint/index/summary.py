@@ -154,7 +154,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                     _once_facts(facts, inner, bases, ref, module, stmt.name, local, instances)
                     wrapped.record(facts, inner, ref, instances, True)
                     service.record(facts, inner, stmt)
-                    facts["attr_calls"] = attr_calls.attr_calls(inner, types)
+                    facts["attr_calls"] = attr_calls.attr_calls(inner, types, reader.body.calls)
                     if _stub(inner):
                         facts["stub"] = True
                     out["functions"][f"{stmt.name}.{inner.name}"] = facts
