@@ -14,7 +14,8 @@ evidence has three parts, all required:
 
 - the fan-out sits in one branch of an ``if`` whose test reads a parameter
   that has a default (``max_concurrency``), or after such an ``if`` whose
-  branch ends by returning or raising;
+  branch ends by returning or raising, or in such a branch with the bounded
+  path after the ``if`` (``if limit is None: return await gather(...)``);
 - the other branch passes that parameter to a limiter's constructor
   (``Semaphore(max_concurrency)``) or to a call that also takes the
   fan-out's collection (``run_windowed(models, max_concurrency)``);
@@ -53,6 +54,10 @@ def _branches(ancestors: list[cst.CSTNode], func: cst.FunctionDef):
                 yield node, node.orelse
             elif below is node.orelse:
                 yield node, node.body
+            elif below is node.body and block_exits(node.body) and i and isinstance(inside[i - 1], cst.IndentedBlock):
+                # `if limit is None: return await gather(...)`: the statements after it are the other branch
+                stmts = list(inside[i - 1].body)
+                yield node, stmts[stmts.index(node) + 1:] if node in stmts else []
         elif isinstance(node, cst.IndentedBlock):
             # `if limit: return bounded(...)` earlier in the block: the rest is its else branch
             for stmt in node.body:
@@ -62,13 +67,13 @@ def _branches(ancestors: list[cst.CSTNode], func: cst.FunctionDef):
                     yield stmt, stmt.body
 
 
-def _bounded_call(branch: cst.CSTNode, param: str, items: set[str], ctx) -> str:
+def _bounded_call(branch: cst.CSTNode | list, param: str, items: set[str], ctx) -> str:
     """How *branch* bounds the items: ``"bounds its items with `Semaphore(...)`"`` for a limiter's
     constructor that *param* sizes, ``"runs its items through `f(...)`"`` for a call that takes *param*
     with one of the *items* names (the fan-out's collection); else ""."""
     from boundlint.analysis import limits
 
-    for node in own_nodes(branch):
+    for node in (n for part in (branch if isinstance(branch, list) else [branch]) for n in own_nodes(part)):
         if not isinstance(node, cst.Call):
             continue
         passed = [a.value for a in node.args]

@@ -143,10 +143,12 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                                for r in _annotation_refs(b.slice, ref)})
             out["classes"][stmt.name] = {"line": stmt.lineno, "bases": bases, "fields": fields}
             types = attr_calls.attr_types(stmt, ref)  # self._manager = Manager(...): for the once judgement
+            # what `self._slots` holds, for the methods' readers (`await self._slots.acquire()` takes a slot)
+            held = {**instances, **{f"self.{attr}": made for attr, made in types.items()}}
             annotated = elements.attr_annotations(stmt)  # self._groups: dict[str, Group]: the receivers' classes
             for inner in _flat(stmt.body):
                 if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    reader = FunctionReader(inner, ref, module, stmt.name, local, instances, tuple(bases), annotated)
+                    reader = FunctionReader(inner, ref, module, stmt.name, local, held, tuple(bases), annotated)
                     facts = reader.facts()
                     walked[id(inner)] = reader.body
                     facts["role"] = hooks.role(inner, bases)

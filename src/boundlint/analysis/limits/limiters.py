@@ -34,7 +34,7 @@ def is_limiter(expr: cst.BaseExpression, ctx: Context, params: dict[str, cst.Par
         if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("acquire", "limit", "throttle"):
             return is_limiter(expr.func.value, ctx, params, depth + 1)
         return (_kept_limiter(expr.func, ctx) or _held_around_yield(expr.func, ctx)
-                or project_limiter(expr.func, ctx) is not None)
+                or project_limiter(expr.func, ctx) is not None or _entered_class(expr.func, ctx))
     if isinstance(expr, (cst.Name, cst.Attribute)):
         shared = _project_instance_limiter(expr, ctx)
         if shared is not None:
@@ -149,7 +149,7 @@ def _project_instance_limiter(expr: cst.BaseExpression, ctx: Context) -> bool | 
     short = answer.rsplit(".", 1)[-1]
     if answer in tables.table("limiters", ctx.settings) or short in tables.table("limiter-class-names", ctx.settings):
         return True
-    return bool(ctx.project.ask("limiter", answer))  # an instance of a project class whose entry takes a slot
+    return bool(ctx.project.ask("entered", answer))  # an instance of a project class whose entry takes a slot
 
 
 def configured_limiter(expr: cst.BaseExpression, ctx: Context) -> bool:
@@ -270,10 +270,19 @@ def _limit_below(target: cst.FunctionDef, ctx: Context, depth: int = 0) -> Limit
 
 
 def _limiter_constructor(expr: cst.BaseExpression, ctx: Context) -> bool:
+    """True for a call that builds a limiter: a known limiter type, or a project class whose entry takes a slot."""
     if not isinstance(expr, cst.Call):
         return False
     q = ctx.qualname(expr.func) or dotted(expr.func) or ""
-    return q in tables.table("limiters", ctx.settings) or q.rsplit(".", 1)[-1] in tables.table("limiter-class-names", ctx.settings)
+    return (q in tables.table("limiters", ctx.settings) or q.rsplit(".", 1)[-1] in tables.table("limiter-class-names", ctx.settings)
+            or _entered_class(expr.func, ctx))
+
+
+def _entered_class(func: cst.BaseExpression, ctx: Context) -> bool:
+    """True when *func* names a project class (any module) whose ``__aenter__`` / ``__enter__`` takes a
+    limiter's slot: a call of it builds a limiter (``_SOCKETS = Gate(64)``)."""
+    ref = ctx.project_ref(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
+    return bool(ref and ctx.project.ask("entered", ref))
 
 
 def _per_call_limiter(expr: cst.BaseExpression, target: cst.FunctionDef, ctx: Context) -> bool:

@@ -26,7 +26,7 @@ from boundlint.index.queries.callers import (
 from boundlint.index.queries.config import calls_of, configured, constructed, returns, signal
 from boundlint.index.queries.dependency import defined, dependency, failing_dependency, instance_of, pooled
 from boundlint.index.queries.installed import operator_rows
-from boundlint.index.queries.limits import batches, client_factory, len_checked, limiter, pauses
+from boundlint.index.queries.limits import batches, client_factory, entered, len_checked, limiter, pauses
 from boundlint.index.queries.named import named_elsewhere
 from boundlint.index.queries.overrides import overrides
 from boundlint.index.queries.state import state_input
@@ -45,4 +45,5 @@ QUERIES: dict[str, Callable] = {
     "once_callers": once_callers, "operator_rows": operator_rows, "named_elsewhere": named_elsewhere,
     "overrides": overrides, "state_input": state_input, "per_item_through": per_item_through,
     "wrapped_limiter": wrapped_limiter, "runs_forever": runs_forever, "given": given,
+    "entered": entered,
 }

@@ -9,17 +9,14 @@ from boundlint.index.queries.wrapped import decorated_limiter
 def limiter(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
     """``"a limiter in `f` (path:line)"`` when calling *ref* (as a context manager or plainly) enters a shared limiter.
 
-    A class counts by what entering one of its instances runs: ``async with OPEN_FILES:`` where
+    An instance counts by what entering it runs (``entered``): ``async with OPEN_FILES:`` where
     ``OPEN_FILES = LazySlots(...)`` (here or in another module) and ``LazySlots.__aenter__`` takes a
     semaphore's slot.
     """
     found = index.function(ref)
     kind = index.resolve(ref) if found is None and depth <= _DEPTH else None
-    if kind is not None and kind[0] == "instance" and "." not in kind[2]:
-        return limiter(index, kind[1].summary["instances"][kind[2]], depth + 1)  # `with OPEN_FILES:` from another module
-    if kind is not None and kind[0] == "class":
-        made = f"{index.canonical(kind[1])}.{kind[2]}"
-        return limiter(index, f"{made}.__aenter__", depth + 1) or limiter(index, f"{made}.__enter__", depth + 1)
+    if kind is not None and kind[0] == "instance" and "." not in kind[2]:  # `with OPEN_FILES:` from another module
+        return entered(index, kind[1].summary["instances"][kind[2]], depth + 1)
     if found is None or depth > _DEPTH:
         return None
     entry, name, facts = found
@@ -32,6 +29,13 @@ def limiter(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
         if hit:
             return hit
     return _limiter_below(index, facts) if depth == 0 else None
+
+
+def entered(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
+    """``limiter`` of what entering an instance of the class *ref* runs (its ``__aenter__``, else its
+    ``__enter__``): one instance shared by every caller is a limiter when that takes a slot.  A class
+    built per call (``async with Gate(5):``) is never asked: each call would hold its own."""
+    return limiter(index, f"{ref}.__aenter__", depth) or limiter(index, f"{ref}.__enter__", depth)
 
 
 def _limiter_below(index: ProjectIndex, facts: dict) -> str | None:

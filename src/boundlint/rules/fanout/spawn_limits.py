@@ -41,8 +41,10 @@ _LIMITS_DOC = """
       (`slots = Semaphore(8)`, then `gather(*(fetch(slots, u) for u in urls))`),
       or an instance of one of your own classes whose `__aenter__` /
       `__enter__` takes a limiter's slot (`async with OPEN_FILES:` where
-      `OPEN_FILES = LazyGate(...)` holds a semaphore), built here or in
-      another module, or one of your own limiter helpers named in the `limiter-helpers`
+      `OPEN_FILES = LazyGate(...)` holds a semaphore, whatever the attribute
+      is called), built once here or in another module; a gate built per
+      call (`async with Gate(4):`) bounds nothing; or one of your own limiter
+      helpers named in the `limiter-helpers`
       option, itself or in a function it awaits one or two calls further
       down (this module's, a method of `self`, or another module's: `await
       send(p)` where `send` holds `async with _slots:`) when nothing else it
@@ -81,7 +83,8 @@ _LIMITS_DOC = """
       what a client sends, inside the handler or the loop, is judged as usual;
     - an optional limit that every caller sets (at `low` severity): the
       fan-out sits in one branch of an `if` on a parameter with a default
-      (`if max_concurrency:`, or after `if max_concurrency: return ...`),
+      (`if max_concurrency:`, after `if max_concurrency: return ...`, or in
+      `if max_concurrency is None: return ...` with the bounded path after it),
       the other branch passes that parameter to a limiter
       (`Semaphore(max_concurrency)`) or to a call that also takes the
       collection (`run_windowed(models, max_concurrency)`), and every call
