@@ -40,6 +40,20 @@ def found(text: str, path: str = "fixture.py", settings: Settings | None = None)
     return {(f.line, f.column, f.code) for f in check_source(text, path, settings)}
 
 
+def project_index(tmp_path: Path, monkeypatch, files: dict[str, str]):
+    """The project index of *files* (``{"app/x.py": text}``, paths relative to *tmp_path*) written below
+    *tmp_path* beside an empty ``pyproject.toml``; the test then runs there, since evidence paths are
+    relative to the working directory."""
+    from boundlint.index.build import build_index
+
+    for name, text in {"pyproject.toml": "", **files}.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return build_index(str(tmp_path), True)
+
+
 @pytest.fixture(autouse=True)
 def _no_colour_from_the_environment(monkeypatch):
     """Tests assert exact text: a CI runner's FORCE_COLOR / NO_COLOR must not change it (nor its subprocesses')."""

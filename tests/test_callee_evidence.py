@@ -6,8 +6,9 @@ calls are awaited and which hand work to a thread pool; the queries
 """
 from __future__ import annotations
 
+from conftest import project_index
+
 from boundlint.index import queries
-from boundlint.index.build import build_index
 from boundlint.index.summary import summarize
 
 BLOBS = '''\
@@ -94,12 +95,7 @@ async def notify_twice_removed(payload):
 
 
 def _index(tmp_path, monkeypatch):
-    for name, text in {"pyproject.toml": "", "app/__init__.py": "", "app/blobs.py": BLOBS, "app/slots.py": SLOTS}.items():
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)  # evidence paths are relative to the working directory
-    return build_index(str(tmp_path), True)
+    return project_index(tmp_path, monkeypatch, {"app/__init__.py": "", "app/blobs.py": BLOBS, "app/slots.py": SLOTS})
 
 
 def test_summary_marks_absorbed_and_awaited_calls_and_pool_handoffs():

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import libcst as cst
 
+from conftest import project_index
+
 from boundlint.analysis.context import Context
 from boundlint.analysis.limits.decorated import Wrapped, decorator_limit, wrapped_limiter
 from boundlint.config import Settings
 from boundlint.index import queries
-from boundlint.index.build import build_index
 from boundlint.index.summary import summarize
 from boundlint.verdicts import LIMITER
 
@@ -209,13 +210,7 @@ def test_summary_records_wrapper_limiters_and_decorations():
 
 
 def _index(tmp_path, monkeypatch):
-    for name, text in {"pyproject.toml": "", "app/__init__.py": "", "app/limits.py": LIMITS,
-                       "app/clients.py": CLIENTS}.items():
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)  # evidence paths are relative to the working directory
-    return build_index(str(tmp_path), True)
+    return project_index(tmp_path, monkeypatch, {"app/__init__.py": "", "app/limits.py": LIMITS, "app/clients.py": CLIENTS})
 
 
 def test_limiter_query_follows_decorations_across_modules(tmp_path, monkeypatch):

@@ -11,10 +11,9 @@ import shutil
 import subprocess
 import sys
 
-from conftest import FIXTURES
+from conftest import FIXTURES, project_index
 
 from boundlint.index import queries
-from boundlint.index.build import build_index
 from boundlint.index.queries.overrides import subclasses
 
 BASE = '''\
@@ -103,14 +102,9 @@ class FakeLonely(Lonely):
 
 
 def _index(tmp_path, monkeypatch, **extra: str):
-    files = {"pyproject.toml": "", "app/__init__.py": "", "app/base.py": BASE, "app/sinks.py": SINKS, "app/util.py": UTIL,
-             "tests/__init__.py": "", "tests/test_fakes.py": TEST_DOUBLE, **extra}
-    for name, text in files.items():
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)  # evidence paths are relative to the working directory
-    return build_index(str(tmp_path), True)
+    return project_index(tmp_path, monkeypatch, {"app/__init__.py": "", "app/base.py": BASE, "app/sinks.py": SINKS,
+                                                 "app/util.py": UTIL, "tests/__init__.py": "",
+                                                 "tests/test_fakes.py": TEST_DOUBLE, **extra})
 
 
 def test_subclasses_maps_each_project_class_to_its_direct_subclasses_outside_tests(tmp_path, monkeypatch):
