@@ -341,3 +341,22 @@ def test_positions_of_nodes_outside_the_reporting_statement():
     findings = check_source(text, "x.py", Settings(min_severity="low"), [ReportsElsewhere])
     assert [(f.line, f.column, f.end_line, f.message) for f in findings] == [
         (3, 1, 3, "first statement"), (9, 1, 12, "last statement"), (12, 12, 12, "the call")]
+
+
+def test_the_unvalidated_parse_builds_the_same_tree_and_restores_validation_and_gc():
+    import gc
+
+    import libcst as cst
+
+    from boundlint.engine.parse import parse_module
+
+    from conftest import FIXTURES
+
+    text = (FIXTURES / "bnd101_passed_limiter.py").read_text(encoding="utf-8")
+    fast = parse_module(text)
+    assert fast.deep_equals(cst.parse_module(text)) and fast.code == text
+    with pytest.raises(cst.ParserSyntaxError):
+        parse_module("def (:\n")
+    assert gc.isenabled()
+    with pytest.raises(cst.CSTValidationError):  # validation is back for nodes built outside the parse
+        cst.Name("two words")

@@ -16,7 +16,6 @@ rule of the file through ``ctx.cache``; each call is examined once.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import libcst as cst
@@ -29,15 +28,13 @@ from boundlint.verdicts import BATCHES, kind_of
 from boundlint.analysis.spawns import Spawn, new_awaitables, spawn_of
 
 _TO_THREAD = frozenset({"asyncio.to_thread", "anyio.to_thread.run_sync", "trio.to_thread.run_sync"})
-# Method or function names a spawn_of() call site can have (an imported alias is checked separately).
-_SPAWN_NAMES = frozenset({
+# Method or function names a spawn_of() call site can have (an imported alias is checked separately);
+# the rules' text prefilters look for them.
+SPAWN_NAMES = frozenset({
     "gather", "wait", "as_completed", "create_task", "ensure_future", "start_soon", "start", "run_in_executor",
     "submit", "map", "imap", "imap_unordered", "starmap", "apply_async", "map_async", "starmap_async",
     "spawn", "spawn_n", "spawn_later", "spawn_after",
 })
-# A regex lookahead true when a text can contain a spawn call (for the rules' text prefilters).
-# Text every fan-out site contains (one of its method or function names); for prefilters.
-SPAWN_RE = re.compile(r"\b(?:" + "|".join(sorted(_SPAWN_NAMES)) + r")\b")
 _MAP_METHODS = frozenset({"map", "imap", "imap_unordered", "starmap", "map_async", "starmap_async"})
 
 
@@ -72,7 +69,7 @@ class WorkerIndex:
         """Record the workers *call* fans out per item (idempotent per call)."""
         func = call.func
         last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
-        if last not in _SPAWN_NAMES and not ctx.names.resolve_name(last):
+        if last not in SPAWN_NAMES and not ctx.names.resolve_name(last):
             return  # cheap: no spawn API is called by this name
         if id(call) in self._seen:
             return

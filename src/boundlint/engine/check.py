@@ -8,7 +8,7 @@ from typing import Sequence
 from boundlint.config import Settings
 from boundlint.finding import Finding
 from boundlint.source import DecodeError, decode_source
-from boundlint.engine.parse import _bridge_gaps, _compiles, _nesting_error, _syntax_error
+from boundlint.engine.parse import _bridge_gaps, _compiles, _nesting_error, _syntax_error, parse_module
 from boundlint.engine.positions import _Sink, _positions, _positions_or_nothing
 from boundlint.engine.result import FileResult, RECURSION_LIMIT, _filter, _meta_finding, _one_line, _rule_failed, _where
 from boundlint.engine.run import set_index_cache  # noqa: F401  (its home before run.py; kept for importers)
@@ -53,6 +53,7 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
 
     from boundlint.analysis.context import Context
     from boundlint.analysis.walk import Walker
+    from boundlint.facts.walk import forget
 
     if rules is None:
         rules = enabled_rules(settings)
@@ -67,7 +68,7 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
     if nesting is not None:  # CPython rejects it; LibCST's native parser would crash the process
         return _filter([_meta_finding("BND001", path, *nesting)], text, settings, apply_noqa)
     try:
-        module = cst.parse_module(text)
+        module = parse_module(text)
     except cst.ParserSyntaxError as exc:
         module = _bridge_gaps(text)
         if module is None:
@@ -101,7 +102,7 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
         extra = [factory() for factory in collectors]
         walker = Walker([cls(sink) for cls in rules] + extra, ctx, on_rule_error)
         walker.walk(module)
-        findings = _positions(module, sink, path)
+        findings = _positions(module, sink, path, text)
         if extra:
             _collect_facts(extra, module, facts, findings, path)
     except RecursionError:
@@ -114,7 +115,8 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
         if depth < RECURSION_LIMIT:
             sys.setrecursionlimit(depth)
     if errors and sink and not findings:
-        findings = _positions_or_nothing(module, sink, path)
+        findings = _positions_or_nothing(module, sink, path, text)
+    forget()  # the children the facts read of this module's nodes
     if errors and failed is not None:
         failed.append(errors[0])
     findings += errors

@@ -5,19 +5,23 @@ from __future__ import annotations
 from boundlint.finding import Finding
 
 
-def _positions_or_nothing(module, sink, path: str) -> list[Finding]:
+def _positions_or_nothing(module, sink, path: str, text: str | None = None) -> list[Finding]:
     """``_positions`` after an error elsewhere: what was found so far, if positions still resolve."""
     try:
-        return _positions(module, sink, path)
+        return _positions(module, sink, path, text)
     except (Exception, RecursionError):
         return []
 
 
-def _positions(module, sink, path: str) -> list[Finding]:
-    """Turn reports into findings; positions are computed only when something was found."""
+def _positions(module, sink, path: str, text: str | None = None) -> list[Finding]:
+    """Turn reports into findings; positions are computed only when something was found.
+
+    *text*: the source *module* was parsed from (or a rewrite of it with the
+    same lines), which tells where each top-level statement starts.
+    """
     if not sink:
         return []
-    positions = _Positions(module, getattr(sink, "tops", None))
+    positions = _Positions(module, getattr(sink, "tops", None), text)
     out = []
     seen = set()
     for report in sink:
@@ -87,8 +91,9 @@ class _Positions:
     back to one module-wide pass.
     """
 
-    def __init__(self, module, tops: dict | None) -> None:
+    def __init__(self, module, tops: dict | None, text: str | None = None) -> None:
         self.module = module
+        self.text = text
         self.tops = tops or {}
         self.full = None
         self.batch = None  # (positions, [(line in batch, shift)]) once resolved
@@ -133,18 +138,50 @@ class _Positions:
         wanted = {id(t) for t in self.tops.values()}
         chosen, starts, shifts = [], [], []
         line, batch_line = 1 + len(self.module.header), 1
-        for statement in self.module.body:
+        # Where each statement starts, from CPython's parser: else from generating the code of every
+        # statement before the last one wanted, which costs as much as a parse on a large file.
+        lines = _statement_lines(self.module, self.text) if self.text is not None else None
+        for index, statement in enumerate(self.module.body):
             if not wanted:
                 break
-            count = len(newline.findall(self.module.code_for_node(statement)))
+            if lines is not None:
+                line = lines[index]
+            count = None
             if id(statement) in wanted:
                 wanted.discard(id(statement))
+                count = len(newline.findall(self.module.code_for_node(statement)))
                 chosen.append(statement)
                 starts.append(batch_line)
                 shifts.append(line - batch_line)
                 batch_line += count
-            line += count
+            if lines is None:
+                line += count if count is not None else len(newline.findall(self.module.code_for_node(statement)))
         if not chosen:
             return {}, [1], [0]
         batch = self.module.with_changes(header=(), body=tuple(chosen), footer=(), has_trailing_newline=True)
         return MetadataWrapper(batch, unsafe_skip_copy=True).resolve(PositionProvider), starts, shifts
+
+
+def _statement_lines(module, text: str) -> list[int] | None:
+    """The line in *text* where each of *module*'s top-level statements starts, its leading blank and
+    comment lines included; None when CPython's statements do not pair with LibCST's.
+
+    A LibCST line of simple statements (``a = 1; b = 2``) holds one of CPython's per statement; a
+    decorated definition starts at its first decorator.
+    """
+    import ast
+
+    import libcst as cst
+
+    try:
+        body = ast.parse(text).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    firsts = [min([s.lineno, *(d.lineno for d in getattr(s, "decorator_list", ()))]) for s in body]
+    out, at = [], 0
+    for statement in module.body:
+        if at >= len(firsts):
+            return None
+        out.append(firsts[at] - len(statement.leading_lines))
+        at += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+    return out if at == len(firsts) else None

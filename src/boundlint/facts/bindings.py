@@ -6,6 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.facts.literals import item as _item
+from boundlint.facts.walk import kids
 
 
 def assignments(func: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:
@@ -20,7 +21,7 @@ def assignments(func: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:
         if isinstance(node, (cst.ClassDef, cst.Lambda)):
             continue
         if isinstance(node, cst.FunctionDef):
-            stack.extend(n for n in node.body.children if isinstance(node.body, cst.IndentedBlock))
+            stack.extend(n for n in kids(node.body) if isinstance(node.body, cst.IndentedBlock))
             continue
         if isinstance(node, cst.Assign):
             for t in node.targets:
@@ -36,7 +37,7 @@ def assignments(func: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:
             out.setdefault(node.target.value, []).append(node.value)
         elif isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
             out.setdefault(node.target.value, []).append(node.value)
-        stack.extend(node.children)
+        stack.extend(kids(node))
     return out
 
 
@@ -71,7 +72,7 @@ def returns(func: cst.FunctionDef) -> list[cst.BaseExpression] | None:
             if node.value is None:
                 return None
             out.append(node.value)
-        stack.extend(node.children)
+        stack.extend(kids(node))
     return out
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.analysis.names import dotted
-from boundlint.facts.walk import mentions
+from boundlint.facts.walk import kids, mentions
 
 _ONE = frozenset({"append", "add", "appendleft", "insert"})
 _CLEARS = frozenset({"clear"})
@@ -82,7 +82,7 @@ def _binds(node: cst.CSTNode, name: str) -> bool:
             return True
         if isinstance(current, (cst.Global, cst.Nonlocal)):
             return True
-        stack.extend(current.children)
+        stack.extend(kids(current))
     return False
 
 
@@ -122,7 +122,7 @@ def _empties(node: cst.CSTNode, name: str) -> bool:
         if (isinstance(current, cst.Del) and isinstance(current.target, cst.Subscript)
                 and _is(current.target.value, name)):
             return True
-        stack.extend(current.children)
+        stack.extend(kids(current))
     return False
 
 
@@ -136,7 +136,7 @@ def _flushes(body: cst.BaseSuite, name: str, helpers: dict[str, cst.FunctionDef]
         if isinstance(current, cst.Call) and isinstance(current.func, cst.Name) and current.func.value in helpers:
             if _empties(helpers[current.func.value].body, name):
                 return True
-        stack.extend(current.children)
+        stack.extend(kids(current))
     return False
 
 
@@ -181,7 +181,7 @@ def _hidden_fill(func: cst.FunctionDef, name: str) -> bool:
                                 cst.SimpleStatementSuite)) and mentions(current, name):
             return any(isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and _is(n.func.value, name)
                        for n in _walk(current)) or isinstance(current, cst.SimpleStatementSuite)
-        stack.extend(current.children)
+        stack.extend(kids(current))
     return False
 
 
@@ -190,19 +190,19 @@ def _walk(node: cst.CSTNode):
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(current.children)
+        stack.extend(kids(current))
 
 
 def _blocks_of(stmt: cst.CSTNode) -> list[cst.CSTNode]:
     """The indented blocks directly under the compound statement *stmt* (its bodies and else parts)."""
     out: list[cst.CSTNode] = []
-    stack = list(stmt.children)
+    stack = list(kids(stmt))
     while stack:
         current = stack.pop()
         if isinstance(current, cst.IndentedBlock):
             out.append(current)
         elif not isinstance(current, cst.BaseSmallStatement) and not isinstance(current, cst.BaseExpression):
-            stack.extend(current.children)
+            stack.extend(kids(current))
     return out
 
 
@@ -216,7 +216,7 @@ def _adds(stmt: cst.CSTNode, name: str) -> bool | None:
     elif isinstance(stmt, cst.FunctionDef):
         return False  # read on its own: its blocks are walked too
     else:
-        parts = [c for c in stmt.children if not isinstance(c, (cst.IndentedBlock, cst.BaseSuite))
+        parts = [c for c in kids(stmt) if not isinstance(c, (cst.IndentedBlock, cst.BaseSuite))
                  and not isinstance(c, (cst.Else, cst.ExceptHandler, cst.Finally, cst.If))]
     added = False
     for part in parts:
@@ -241,7 +241,7 @@ def _adds(stmt: cst.CSTNode, name: str) -> bool | None:
             if isinstance(node, cst.Assign) and any(_is(t.target, name) for t in node.targets):
                 if not (isinstance(node.value, cst.List) and not node.value.elements):
                     return None
-            stack.extend(node.children)
+            stack.extend(kids(node))
     return added
 
 

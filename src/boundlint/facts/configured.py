@@ -19,6 +19,7 @@ import libcst as cst
 
 from boundlint import tables
 from boundlint.analysis.names import dotted
+from boundlint.facts.walk import kids
 
 # A call of one of these on an object named as configuration reads it (`await Config.get("urls")`).
 _CONFIG_GETTERS = frozenset({"get", "get_value", "getlist", "get_list", "get_config", "value"})
@@ -43,7 +44,7 @@ def _names_in(expr: cst.CSTNode) -> set[str]:
         node = stack.pop()
         if isinstance(node, cst.Name):
             out.add(node.value)
-        stack.extend(node.children)
+        stack.extend(kids(node))
     return out
 
 

@@ -63,7 +63,7 @@ def _walk(node: cst.CSTNode):
         yield n, id(n) in awaited
         if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and n is not node:
             continue
-        stack.extend(reversed(n.children))
+        stack.extend(reversed(kids(n)))
 
 
 def _calls(node: cst.CSTNode, failures: bool = False, skip: frozenset[int] | set[int] = frozenset()
@@ -92,9 +92,9 @@ def _calls(node: cst.CSTNode, failures: bool = False, skip: frozenset[int] | set
         if isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not node:
             continue  # a nested def runs when called, not here
         if failures and isinstance(n, cst.Try) and _absorbs(n):
-            stack.extend(reversed([c for c in n.children if c is not n.body]))
+            stack.extend(reversed([c for c in kids(n) if c is not n.body]))
             continue
-        stack.extend(reversed(n.children))
+        stack.extend(reversed(kids(n)))
     return out
 
 
@@ -468,5 +468,6 @@ def reaches(nodes: Iterable[cst.CSTNode], chain: list[cst.CSTNode], ctx, failure
 
 # what a handler catches is judged with ``reaches`` (it imports this module): kept in its own module
 from boundlint.facts.caught import caught, reraised  # noqa: E402
+from boundlint.facts.walk import kids
 
 __all__ = ["YES", "NO", "UNKNOWN", "reaches", "pooled", "caught", "reraised"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from boundlint.facts.walk import mentions
+from boundlint.facts.walk import kids, mentions
 
 _ONE = frozenset({"append", "add", "insert", "appendleft"})
 _MANY = frozenset({"extend", "update", "extendleft"})
@@ -55,7 +55,7 @@ def fills(func: cst.FunctionDef, name: str) -> list[tuple[tuple[cst.BaseExpressi
                 stack.append((comp.iter, inner))
                 inner = (*inner, comp.iter)
                 comp = comp.inner_for_in
-            stack.extend((child, inner) for child in node.children if not isinstance(child, cst.CompFor))
+            stack.extend((child, inner) for child in kids(node) if not isinstance(child, cst.CompFor))
             continue
         if isinstance(node, cst.Call):
             func_ = node.func
@@ -72,5 +72,5 @@ def fills(func: cst.FunctionDef, name: str) -> list[tuple[tuple[cst.BaseExpressi
         if isinstance(node, cst.Assign) and any(
                 isinstance(t.target, cst.Subscript) and _is(t.target.value, name) for t in node.targets):
             out.append((loops, None))
-        stack.extend((child, loops) for child in node.children)
+        stack.extend((child, loops) for child in kids(node))
     return out

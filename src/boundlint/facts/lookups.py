@@ -21,7 +21,7 @@ import libcst as cst
 
 from boundlint.analysis.names import dotted
 from boundlint.facts import bindings, configured, fills
-from boundlint.facts.walk import mentions
+from boundlint.facts.walk import kids, mentions
 
 _APPENDS = frozenset({"append", "add"})
 
@@ -85,7 +85,7 @@ def filled(func: cst.FunctionDef, name: str, settings, owner: str | None) -> str
             if not why:
                 return ""
             hits.append(why)
-        stack.extend((child, tests) for child in node.children)
+        stack.extend((child, tests) for child in kids(node))
     if len(hits) != len(found):
         return ""  # a fill of another shape (`out[k] = v`, `out.insert(0, v)`)
     return f"the hits of {hits[0]}, one item per configured entry at most"

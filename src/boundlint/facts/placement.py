@@ -22,6 +22,7 @@ from boundlint.facts.once_message import once_message
 from boundlint.facts.service_start import service_start
 
 from boundlint.facts.roles import ONCE, REQUEST, TEST, UNKNOWN, WORKER, role_of  # noqa: F401 (re-exported)
+from boundlint.facts.walk import kids
 
 # Folders whose modules run once per deployment or by hand, never per request.
 _ONCE_FOLDERS = frozenset({"migrations", "alembic", "management", "scripts", "bin"})
@@ -57,7 +58,7 @@ def ancestors_of(top: cst.CSTNode, node: cst.CSTNode) -> list[cst.CSTNode]:
     """Nodes from *top* down to the parent of *node* (``[]`` when *node* is *top* or not under it)."""
     if top is node:
         return []
-    stack: list[tuple[cst.CSTNode, Iterator[cst.CSTNode]]] = [(top, iter(top.children))]
+    stack: list[tuple[cst.CSTNode, Iterator[cst.CSTNode]]] = [(top, iter(kids(top)))]
     while stack:
         parent, children = stack[-1]
         child = next(children, None)
@@ -66,7 +67,7 @@ def ancestors_of(top: cst.CSTNode, node: cst.CSTNode) -> list[cst.CSTNode]:
             continue
         if child is node:
             return [p for p, _ in stack]
-        stack.append((child, iter(child.children)))
+        stack.append((child, iter(kids(child))))
     return []
 
 

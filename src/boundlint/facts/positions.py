@@ -12,6 +12,7 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.analysis.names import dotted
+from boundlint.facts.walk import kids
 
 
 def loop_over(expr: cst.BaseExpression, chain: list[cst.CSTNode]) -> cst.For | None:
@@ -41,7 +42,7 @@ def picked(loop: cst.For) -> list[cst.BaseExpression]:
                 and isinstance(node.slice[0].slice, cst.Index)
                 and isinstance(node.slice[0].slice.value, cst.Name) and node.slice[0].slice.value.value == name):
             out.append(node.value)
-        stack.extend(reversed(node.children))
+        stack.extend(reversed(kids(node)))
     return out
 
 

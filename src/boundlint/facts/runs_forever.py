@@ -32,7 +32,7 @@ import libcst as cst
 
 from boundlint.analysis.names import dotted
 from boundlint.facts.flag_args import conditions, states
-from boundlint.facts.walk import own_nodes
+from boundlint.facts.walk import kids, own_nodes
 from boundlint.index.flags import ruled_out
 from boundlint.index.service import CANCELLATION, swallows
 
@@ -55,7 +55,7 @@ def _bool_flags(cls: cst.ClassDef | None) -> set[str]:
         node = stack.pop()
         if isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and node.value.value in ("True", "False"):
             found.update(n for n in (dotted(t.target) for t in node.targets) if n and n.startswith("self."))
-        stack.extend(node.children)
+        stack.extend(kids(node))
     return found
 
 
@@ -134,7 +134,7 @@ def _exits(node: cst.CSTNode, names: set[str], when: list, depth: int, out: list
         ok = _exits(node.body, names, when + then, depth, out)
         return ok and (node.orelse is None or _exits(node.orelse, names, when + other, depth, out))
     inner = depth + 1 if isinstance(node, _LOOPS) else depth
-    return all(_exits(child, names, when, inner, out) for child in node.children)
+    return all(_exits(child, names, when, inner, out) for child in kids(node))
 
 
 def forever_guards(func: cst.FunctionDef, cls: cst.ClassDef | None = None) -> list | None:

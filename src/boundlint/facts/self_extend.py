@@ -9,6 +9,7 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.facts.literals import literal_items
+from boundlint.facts.walk import kids
 
 HANDFUL = 8  # literal items a rebinding may add and still add a fixed few
 _LOOPS = (cst.For, cst.While)
@@ -41,5 +42,5 @@ def drop(func: cst.FunctionDef, name: str, values: list[cst.BaseExpression]) -> 
         if looped and isinstance(node, cst.Assign) and id(node.value) in ids:
             return values
         looped = looped or isinstance(node, _LOOPS)
-        stack.extend((child, looped) for child in node.children)
+        stack.extend((child, looped) for child in kids(node))
     return [v for v in values if id(v) not in ids]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.analysis.names import dotted
+from boundlint.facts.walk import kids
 
 # calls that hand a coroutine to a task of its own (`asyncio.create_task`, `loop.create_task`,
 # `TaskGroup.create_task`, `asyncio.ensure_future`)
@@ -49,5 +50,5 @@ def spawned_elsewhere(node: cst.CSTNode) -> set[int]:
                     found.add(id(first))
         if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and n is not node:
             continue
-        stack.extend(reversed(n.children))
+        stack.extend(reversed(kids(n)))
     return found

@@ -6,6 +6,23 @@ from typing import Iterator
 import libcst as cst
 
 _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+# id(node) -> (node, its children): LibCST's ``children`` rebuilds the node on every read, and the
+# facts read the same few thousand nodes of a file some five times each.  The node is held, so its
+# id cannot be reused while its entry lives; the engine empties this after each file (``forget``).
+_KIDS: dict[int, tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = {}
+
+
+def kids(node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
+    """``node.children`` (every child node, whitespace included, in source order), read once per file."""
+    entry = _KIDS.get(id(node))
+    if entry is None or entry[0] is not node:
+        entry = _KIDS[id(node)] = (node, tuple(node.children))
+    return entry[1]
+
+
+def forget() -> None:
+    """Drop what ``kids`` remembers (the engine calls it when a file is done)."""
+    _KIDS.clear()
 
 
 def mentions(node: cst.CSTNode, name: str) -> bool:
@@ -15,7 +32,7 @@ def mentions(node: cst.CSTNode, name: str) -> bool:
         current = stack.pop()
         if isinstance(current, cst.Name) and current.value == name:
             return True
-        stack.extend(current.children)
+        stack.extend(kids(current))
     return False
 
 
@@ -28,7 +45,7 @@ def own_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         yield n
         if isinstance(n, _SCOPES) and n is not node:
             continue
-        stack.extend(reversed(n.children))
+        stack.extend(reversed(kids(n)))
 
 
 def binding_targets(node: cst.CSTNode, loops: bool = False) -> list[cst.BaseExpression]:

@@ -18,6 +18,23 @@ if TYPE_CHECKING:
     from boundlint.analysis.context import Context
 
 MARKER = re.compile(r"\s*#\s*(?:error|low|bounded|ok|clean)\b.*$")
+# The last text prefiltered and what each part found in it: rules share parts (BND301 and BND302 both
+# need a failure and a log line), so each is searched once per file.  Replaced whole, never mutated
+# across texts, so a thread that prefilters another text at the same time cannot mix the two.
+_SEEN: tuple[str | None, dict] = (None, {})
+
+
+def _found(part, text: str) -> bool:
+    """Whether prefilter *part* (a substring, or anything with ``search``) occurs in *text*."""
+    global _SEEN
+    seen = _SEEN
+    if seen[0] is not text:
+        seen = _SEEN = (text, {})
+    hits = seen[1]
+    hit = hits.get(id(part))
+    if hit is None:
+        hit = hits[id(part)] = (part in text) if isinstance(part, str) else part.search(text) is not None
+    return hit
 
 
 @dataclass(frozen=True)
@@ -123,8 +140,8 @@ class Rule:
             return True  # configured tables can name what no text prefilter knows
         prefilter = cls.prefilter
         if isinstance(prefilter, tuple):
-            return all((p in text) if isinstance(p, str) else p.search(text) is not None for p in prefilter)
-        return prefilter.search(text) is not None
+            return all(_found(p, text) for p in prefilter)
+        return _found(prefilter, text)
 
     @classmethod
     def family(cls) -> str:

@@ -10,7 +10,6 @@ lives in ``boundlint.analysis.clients``; per-item workers in
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import libcst as cst
@@ -21,8 +20,9 @@ from boundlint.analysis.clients import (
 )
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.storms import function_node, iterations_bounded, leaves_on_success, loop_source
-from boundlint.analysis.workers import SPAWN_RE, WorkerSite, worker_index
+from boundlint.analysis.workers import WorkerSite, worker_index
 from boundlint.rules.base import Example, Rule, short
+from boundlint.rules.prefilter import Words
 
 # What churn costs per item whatever else the work does: a connection opened and torn down.
 _CONNECTION = "a new connection per item"
@@ -171,8 +171,7 @@ class ClientPerItem(Rule):
     code, name = "BND401", "client-per-item"
     # A factory resolves only where its last name is written (at the call or in its import).
     # A one-shot request helper resolves only through an import of its module.
-    prefilter = re.compile(r"\b(?:" + "|".join(sorted({q.rsplit(".", 1)[-1] for q in CLIENT_FACTORIES}
-                                                       | {"requests", "httpx", "urllib", "urllib2", "aiohttp"})) + r")\b")
+    prefilter = Words(*sorted({q.rsplit(".", 1)[-1] for q in CLIENT_FACTORIES} | {"requests", "httpx", "urllib", "urllib2", "aiohttp"}))
     widening_options = ("client-factories",)
     message = "`{call}` opens a new {kind} {where}"
     hint = "build the client once, outside the loop or worker, and reuse it: its pool limits and reuses connections"
@@ -354,7 +353,7 @@ class SessionlessRequestInFanOut(Rule):
     """
     code, name = "BND402", "sessionless-request-in-fan-out"
     # the helpers resolve only through an import of one of these modules (the fan-out may be in another module)
-    prefilter = re.compile(r"\b(?:requests|httpx|urllib|urllib2|aiohttp)\b")
+    prefilter = Words("requests", "httpx", "urllib", "urllib2", "aiohttp")
     message = "`{call}` opens a new connection per call {where}"
     hint = "create one Session or Client for the fan-out and pass it to every worker, so its pool reuses connections"
     invalid = (

@@ -468,12 +468,15 @@ def _slice_limit(expr: cst.Subscript, ctx: Context) -> str | None:
     return None
 
 
+_DEFS = frozenset({cst.FunctionDef, cst.ClassDef, cst.Lambda})
+
+
 def iter_nodes(node: cst.CSTNode, into_defs: bool = False) -> Iterator[cst.CSTNode]:
     """Every node under *node* in source order; nested function and class bodies only with *into_defs*."""
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
-        if not into_defs and current is not node and isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if not into_defs and current is not node and type(current) in _DEFS:  # leaf classes: no ABC check
             continue
         stack.extend(reversed(list(children(current))))

@@ -34,16 +34,29 @@ def _fields(cls: type) -> tuple[str, ...]:
     return names
 
 
+def is_node_type(kind: type) -> bool:
+    """``issubclass(kind, cst.CSTNode)``, memoised: ``isinstance`` against LibCST's abstract base runs
+    ``ABCMeta.__instancecheck__`` in Python on every call, the largest cost of a walk."""
+    found = _NODE_TYPES.get(kind)
+    if found is None:
+        found = _NODE_TYPES[kind] = issubclass(kind, cst.CSTNode)
+    return found
+
+
+_NODE_TYPES: dict[type, bool] = {}
+
+
 def children(node: cst.CSTNode) -> Iterable[cst.CSTNode]:
     """Syntactic children of *node* in field order, without whitespace or punctuation."""
     for name in _fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            yield value
-        elif type(value) in (tuple, list):
+        kind = type(value)
+        if kind is tuple or kind is list:
             for item in value:
-                if isinstance(item, cst.CSTNode):
+                if is_node_type(type(item)):
                     yield item
+        elif is_node_type(kind):
+            yield value
 
 
 class Walker:

@@ -10,7 +10,8 @@ from boundlint.analysis.limits import iter_nodes
 from boundlint.analysis.names import dotted
 from boundlint.analysis.failure_results import FailureBranch, fanout_results_bounded
 from boundlint.analysis.storms import exits_after, guarded, iterations_bounded, loop_storm_limit, paced
-from boundlint.analysis.workers import SPAWN_RE
+from boundlint.analysis.workers import SPAWN_NAMES
+from boundlint.rules.prefilter import AnyOf, Literals, Words
 from boundlint.tables.evidence import EVIDENCE
 from boundlint.rules.amplification.retry_without_backoff import _PROMPTS, spinning_retry
 
@@ -32,15 +33,17 @@ _LOGGERS_DOC = """
 # and a loop (BND301) or a fan-out call (BND302).
 # Each an AND of cheap searches (a substring first), never one pattern of lookaheads,
 # which backtracks over the whole file once per alternative.
-_LOGS = re.compile(r"\.\s*a?(?:warning|warn|error|exception|critical|fatal|log)\b|\bprint_exc\b|\bprint\s*\(|\bprint_exception\b|\bstderr\b")
+_LOGS = AnyOf(re.compile(r"\.\s*a?(?:warning|warn|error|exception|critical|fatal|log)\b"),
+              Words("print_exc", "print_exception", "stderr"), Words("print", after=r"\s*\("))
 # A failure a handler catches, or a failed result an `if` tests (failure_results): isinstance, a status, a full buffer.
-_FAILURE = re.compile(r"\bexcept\b|\bisinstance\b|\.exception\(|status|\.ok\b|\bis_\w*error\b|full")
-_LOOP_LOG_PREFILTER = (_FAILURE, _LOGS, re.compile(r"\b(?:for|while)\b"))
+_FAILURE = AnyOf(Words("except", "isinstance"), Literals(".exception(", "status", "full"), re.compile(r"\.ok\b"),
+                 Words("is_", after=r"\w*error\b"))
+_LOOP_LOG_PREFILTER = (_FAILURE, _LOGS, Words("for", "while"))
 # a fan-out, a done-callback or a message handler's registration
 # (a configured `worker-decorators` table makes the rule run whatever the text: `may_apply`)
 _QUEUE_TASKS = "|".join(sorted(set(EVIDENCE["worker-decorators"][1]) - set(EVIDENCE["periodic-decorators"][1])))
-_PER_ITEM = re.compile(SPAWN_RE.pattern + r"|add_done_callback|on_message|message_callback|\b(?:p?subscribe|consume)\b"
-                       r"|\bcallbacks\b|register_callback|@[\w.]*\b(?:" + _QUEUE_TASKS + r")\b")
+_PER_ITEM = AnyOf(Words(*sorted(SPAWN_NAMES)), Literals("add_done_callback", "on_message", "message_callback", "register_callback"),
+                 Words("psubscribe", "subscribe", "consume", "callbacks"), re.compile(r"@[\w.]*\b(?:" + _QUEUE_TASKS + r")\b"))
 _WORKER_LOG_PREFILTER = (_FAILURE, _LOGS, _PER_ITEM)
 _OPTIONS_DOC = """
     ## Options

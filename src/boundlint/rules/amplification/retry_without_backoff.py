@@ -13,6 +13,7 @@ from boundlint.analysis.storms import iterations_bounded, paced, retry_decorated
 from boundlint.analysis.walk import children
 from boundlint.facts.dependency import caught
 from boundlint.rules.base import Example, Rule, short
+from boundlint.rules.prefilter import Words
 
 # Not failures of a dependency: a timeout or empty/full queue (the call already waited, or the
 # handler makes room), a would-block
@@ -76,7 +77,7 @@ class RetryWithoutBackoff(Rule):
       (`dirs.pop()`, `queue.get()`).
     """
     code, name = "BND303", "retry-without-backoff"
-    prefilter = ("except", re.compile(r"\b(?:while|count|repeat|cycle)\b"))
+    prefilter = ("except", Words("while", "count", "repeat", "cycle"))
     message = "`except {error}` sends `{loop}` straight back to `{call}` with no sleep or backoff{skipped}"
     hint = "wait before retrying: exponential backoff with jitter (tenacity, backoff, stamina) and a cap on attempts"
     invalid = (

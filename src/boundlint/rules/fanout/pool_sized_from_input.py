@@ -47,7 +47,7 @@ class PoolSizedFromInput(Rule):
       the input and the finding's evidence names that caller.
     """
     code, name = "BND104", "pool-sized-from-input"
-    prefilter = re.compile(r"(?i)executor|pool")  # also executor_factory(...), make_pool(...)
+    prefilter = re.compile(r"[Ee][Xx][Ee][Cc][Uu][Tt][Oo][Rr]|[Pp][Oo][Oo][Ll]")  # also executor_factory(...), make_pool(...)
     message = "`{call}` fans out over a pool sized from the input (`{size}`)"
     hint = "give the pool a constant max_workers, e.g. min(len(items), 16)"
     invalid = (

@@ -1,13 +1,12 @@
 """BND103 thread-per-item: an OS thread or process started per item of an unbounded loop."""
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
 from boundlint.analysis.context import Context
 from boundlint.analysis.spawns import spawn_of
 from boundlint.rules.base import Example, Rule
+from boundlint.rules.prefilter import Words
 from boundlint.rules.fanout.spawn_limits import _doc, lowered, limiter_chain, spawn_limit
 
 
@@ -24,7 +23,7 @@ class ThreadPerItem(Rule):
     all hit the same dependency at once.
     """)
     code, name = "BND103", "thread-per-item"
-    prefilter = re.compile(r"\b(?:Thread|Process|Timer)\b")
+    prefilter = Words("Thread", "Process", "Timer")
     message = "`{call}` starts a {unit} per item of `{source}` with no limit"
     hint = "use a ThreadPoolExecutor with a fixed max_workers, or a fixed number of worker threads reading a queue"
     invalid = (

@@ -1,14 +1,13 @@
 """BND101 unbounded-gather: ``asyncio.gather()`` over one new coroutine per input item."""
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
 from boundlint.analysis import limits
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.spawns import NewAwaitables, new_awaitables
 from boundlint.rules.base import Example, Rule, short
+from boundlint.rules.prefilter import Words
 from boundlint.rules.fanout.spawn_limits import _doc, limiter_chain, lowered, unshared_limiter
 
 
@@ -36,7 +35,7 @@ class UnboundedGather(Rule):
     failed call multiplies the damage.  Nothing applies backpressure.
     """)
     code, name = "BND101", "unbounded-gather"
-    prefilter = re.compile(r"\b(?:gather|wait|as_completed)\b")
+    prefilter = Words("gather", "wait", "as_completed")
     message = "`{call}` starts one coroutine per item of `{source}` with no concurrency limit"
     hint = "acquire an asyncio.Semaphore inside each coroutine, or gather fixed-size batches"
     invalid = (

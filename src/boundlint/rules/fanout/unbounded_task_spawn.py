@@ -1,14 +1,13 @@
 """BND102 unbounded-task-spawn: a task started per item of an unbounded loop or comprehension."""
 from __future__ import annotations
 
-import re
-
 import libcst as cst
 
 from boundlint.analysis import limits
 from boundlint.analysis.context import Context
 from boundlint.analysis.spawns import is_event_loop, is_task_group, spawn_of, spawned_work
 from boundlint.rules.base import Example, Rule, short
+from boundlint.rules.prefilter import Words
 from boundlint.rules.fanout.spawn_limits import (_doc, lowered, limiter_chain, region_loops, spawn_limit,
                                                  unshared_limiter)
 
@@ -31,7 +30,8 @@ class UnboundedTaskSpawn(Rule):
     thousands of concurrent calls to the dependency behind them.
     """)
     code, name = "BND102", "unbounded-task-spawn"
-    prefilter = re.compile(r"\b(?:create_task|ensure_future|start_soon|run_in_executor|start|spawn|spawn_n|spawn_later|spawn_after)\b")
+    prefilter = Words("create_task", "ensure_future", "start_soon", "run_in_executor", "start", "spawn", "spawn_n", "spawn_later",
+                      "spawn_after")
     message = "`{call}` starts a task per item of `{source}` with no concurrency limit"
     hint = "acquire a semaphore (anyio: CapacityLimiter) in each task, or run a fixed pool of workers reading a queue"
     invalid = (

@@ -9,7 +9,6 @@ friends (only their annotations are read, to find request models), Litestar's
 from __future__ import annotations
 
 import fnmatch
-import re
 
 import libcst as cst
 
@@ -19,6 +18,8 @@ from boundlint.analysis import limits
 from boundlint.analysis import models as m
 from boundlint.analysis.context import Context
 from boundlint.rules.base import Example, Rule
+from boundlint.rules.prefilter import Literals
+from boundlint.facts.walk import kids
 
 DEFAULT_EXTRA_ENDPOINT_DECORATORS: tuple[str, ...] = ()
 # Web frameworks whose route decorators mark endpoints, by import root.
@@ -145,7 +146,8 @@ class UnboundedEndpointCollection(Rule):
     """
     code, name = "BND202", "unbounded-endpoint-collection"
     # An endpoint is recognised only in a module that imports its framework.
-    prefilter = re.compile(r"fastapi|ninja|litestar|starlite|starlette|sanic|aiohttp|flask_openapi3|quart_schema|apiflask|flask_smorest|webargs")
+    prefilter = Literals("fastapi", "ninja", "litestar", "starlite", "starlette", "sanic", "aiohttp", "flask_openapi3", "quart_schema",
+                         "apiflask", "flask_smorest", "webargs")
     widening_options = ("extra-endpoint-decorators",)
     message = "{kind} `{endpoint}` parameter `{param}` (`{type}`) accepts any number of items"
     hint = "give the parameter a maximum size, as its framework allows"
@@ -276,7 +278,7 @@ def _checked_by_callee(func: cst.FunctionDef, name: str, ctx: Context) -> bool:
         return False
     parents: dict[int, cst.CSTNode] = {}
     for node in limits.iter_nodes(func.body):
-        for child in node.children:
+        for child in kids(node):
             parents[id(child)] = node
         if not (isinstance(node, cst.Name) and node.value == name):
             continue

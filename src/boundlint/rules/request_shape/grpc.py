@@ -14,6 +14,7 @@ from boundlint.analysis import limits
 from boundlint.analysis.context import Context
 from boundlint.analysis.names import dotted
 from boundlint.rules.base import Example, Rule
+from boundlint.rules.prefilter import AnyOf, Literals
 from boundlint.rules.request_shape.grpc_iteration import (
     _PER_ITEM_BUILTINS, _PER_ITEM_METHODS, _appended_from, _args_iterated_by_callee, _cheap_comp, _cheap_loop,
     _repeated_name, _unwrap_copy, _unwrap_iter,
@@ -119,7 +120,7 @@ class UncheckedRepeatedField(Rule):
     """
     code, name = "BND203", "unchecked-repeated-field"
     # grpcio servicers, grpclib handlers (their request comes from recv_message), betterproto service bases
-    prefilter = re.compile(r"Servicer|recv_message|ServiceBase\b")
+    prefilter = AnyOf(Literals("Servicer", "recv_message"), re.compile(r"ServiceBase\b"))
     message = "`{method}` iterates request field `{field}` with no length check before it"
     hint = "reject it first: `if len(request.field) > MAX:` abort with INVALID_ARGUMENT, or use protovalidate `max_items`"
     invalid = (

@@ -13,6 +13,7 @@ from typing import Iterator
 import libcst as cst
 
 from boundlint.analysis.names import dotted
+from boundlint.facts.walk import kids
 
 RECORD, WALKED, WHOLE = "record", "walked", "whole"
 _WALKERS = frozenset({"items", "keys", "values", "update", "copy"})
@@ -23,7 +24,7 @@ def _children(node: cst.CSTNode) -> Iterator[tuple[cst.CSTNode, cst.CSTNode]]:
     stack = [node]
     while stack:
         parent = stack.pop()
-        for child in parent.children:
+        for child in kids(parent):
             yield child, parent
             stack.append(child)
 

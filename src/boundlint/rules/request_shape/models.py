@@ -6,7 +6,6 @@ where the data a model is filled from comes from.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 import libcst as cst
@@ -16,6 +15,7 @@ from boundlint.analysis import models as m
 from boundlint.analysis.context import Context
 from boundlint.config import REQUEST_MODEL_PATTERNS
 from boundlint.rules.base import Example, Rule
+from boundlint.rules.prefilter import AnyOf, Literals, Words
 from boundlint.verdicts.severity import LOW
 from boundlint.rules.request_shape.endpoints import (
     DEFAULT_EXTRA_ENDPOINT_DECORATORS, endpoint_framework, function_params, input_decorator_models, is_dependency,
@@ -216,7 +216,8 @@ class UnboundedRequestCollection(Rule):
     """
     code, name = "BND201", "unbounded-request-collection"
     # Every model kind needs one of these words: its base, decorator or import.
-    prefilter = re.compile(r"pydantic|sqlmodel|ninja|beanie|msgspec|TypedDict|dataclass|\battrs?\b|marshmallow|rest_framework|adrf")
+    prefilter = AnyOf(Literals("pydantic", "sqlmodel", "ninja", "beanie", "msgspec", "TypedDict", "dataclass", "marshmallow",
+                               "rest_framework", "adrf"), Words("attr", "attrs"))
     widening_options = ("extra-model-bases",)
     message = "request field `{model}.{field}` (`{type}`) accepts any number of {units}{via}"
     hint = "cap the field's size in the model, as its model kind allows"
