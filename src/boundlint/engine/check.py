@@ -1,6 +1,7 @@
 """One file: parse once, run every enabled rule in one traversal, with the project index's view of the module."""
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from typing import Sequence
@@ -49,6 +50,17 @@ def check_source(text: str, path: str, settings: Settings, rules: Sequence[type]
     *failed*, when given, gets an entry when the analysis itself failed
     (BND002), even if BND002 is not selected.
     """
+    collecting = gc.isenabled()
+    gc.disable()  # the tree makes no cycles, and each collection during the check would traverse it
+    try:
+        return _check_source(text, path, settings, rules, apply_noqa, prefilter, collectors, facts, project, failed)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _check_source(text: str, path: str, settings: Settings, rules: Sequence[type] | None, apply_noqa: bool,
+                  prefilter: bool, collectors: Sequence, facts: dict | None, project, failed: list | None) -> list[Finding]:
     import libcst as cst
 
     from boundlint.analysis.context import Context
