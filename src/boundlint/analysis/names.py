@@ -60,10 +60,10 @@ def partial_target(expr: cst.BaseExpression) -> cst.BaseExpression | None:
 def dotted(node: cst.BaseExpression) -> str | None:
     """Return ``a.b.c`` for a Name/Attribute chain, else None."""
     parts: list[str] = []
-    while isinstance(node, cst.Attribute):
+    while type(node) is cst.Attribute:  # exact type tests, as in ImportTable.resolve
         parts.append(node.attr.value)
         node = node.value
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         parts.append(node.value)
         return ".".join(reversed(parts))
     return None
@@ -122,10 +122,10 @@ class ImportTable:
     def resolve(self, node: cst.BaseExpression) -> str | None:
         """Canonical qualified name of *node* if its root name was imported."""
         parts: list[str] = []
-        while isinstance(node, cst.Attribute):
+        while type(node) is cst.Attribute:  # leaf classes: an exact type test spares the ABC check
             parts.append(node.attr.value)
             node = node.value
-        if not isinstance(node, cst.Name):
+        if type(node) is not cst.Name:
             return None
         root = self._names.get(node.value)
         if root is None:

@@ -1,7 +1,9 @@
-"""One walk of a function's own code, shared by the facts that read it."""
+"""One walk of a function's own code, shared by the facts that read it, and what they read of a
+node remembered for the file being checked (``kids``, ``per_node``)."""
 from __future__ import annotations
 
-from typing import Iterator
+import functools
+from typing import Callable, Iterator, TypeVar
 
 import libcst as cst
 
@@ -10,6 +12,8 @@ _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 # facts read the same few thousand nodes of a file some five times each.  The node is held, so its
 # id cannot be reused while its entry lives; the engine empties this after each file (``forget``).
 _KIDS: dict[int, tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = {}
+_MEMOS: list[dict] = []  # one per ``per_node`` function, emptied with _KIDS
+T = TypeVar("T")
 
 
 def kids(node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
@@ -20,9 +24,26 @@ def kids(node: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
     return entry[1]
 
 
+def per_node(fn: Callable[[cst.CSTNode], T]) -> Callable[[cst.CSTNode], T]:
+    """*fn* (a pure function of a node's subtree) memoised for the file being checked, like ``kids``."""
+    memo: dict[int, tuple[cst.CSTNode, T]] = {}
+    _MEMOS.append(memo)
+
+    @functools.wraps(fn)
+    def once(node: cst.CSTNode) -> T:
+        entry = memo.get(id(node))
+        if entry is None or entry[0] is not node:
+            entry = memo[id(node)] = (node, fn(node))
+        return entry[1]
+
+    return once
+
+
 def forget() -> None:
-    """Drop what ``kids`` remembers (the engine calls it when a file is done)."""
+    """Drop what ``kids`` and the ``per_node`` functions remember (the engine calls it when a file is done)."""
     _KIDS.clear()
+    for memo in _MEMOS:
+        memo.clear()
 
 
 def mentions(node: cst.CSTNode, name: str) -> bool:

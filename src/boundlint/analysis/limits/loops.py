@@ -13,6 +13,7 @@ import libcst as cst
 from boundlint.analysis.context import Loop
 from boundlint.analysis.limits.sources import batch_limit, constant, iter_nodes, source_limit
 from boundlint.analysis.names import dotted
+from boundlint.facts.walk import per_node
 from boundlint.verdicts import COUNTER, LOOP_SLOT, Limit
 
 
@@ -64,7 +65,12 @@ def capacity_stop(loop: Loop) -> Limit | None:
     """
     if loop.kind not in ("for", "while"):
         return None
-    body = loop.node.body
+    return _slot_stop(loop.node)
+
+
+@per_node
+def _slot_stop(node: cst.For | cst.While) -> Limit | None:
+    body = node.body
     found = None
     for node in iter_nodes(body):
         if isinstance(node, cst.Try) and node.handlers and all(_leaves(h.body) for h in node.handlers):
