@@ -178,11 +178,16 @@ class Elements:
     """The element classes of one function's local receivers, each name read once.
 
     *func* is the ``def`` read; *annotations* the enclosing class's (``attr_annotations``, empty
-    outside a class); *ref* resolves a dotted name to a ref; *module* is the module's dotted name."""
+    outside a class); *ref* resolves a dotted name to a ref; *module* is the module's dotted name;
+    *bound*, when known, the names *func*'s own code stores (``body.Body.bound``)."""
 
     def __init__(self, func, annotations: dict[str, ast.AST], ref: Callable[[ast.AST], str | None],
-                 module: str) -> None:
+                 module: str, bound: set[str] | None = None) -> None:
         self.func, self.annotations, self.ref, self.module = func, annotations, ref, module
+        # a name the function never stores has no binding that takes an element (`_binds_by_name` reads
+        # the own code, and the bodies of defs among the body's statements, which *bound* leaves out)
+        self._bound = None if bound is None or any(isinstance(s, (*_FUNCS, ast.ClassDef)) for s in func.body) \
+            else bound
         self._classes: dict[str, str | None] = {}
         self._reader: _Reader | None = None
 
@@ -203,6 +208,8 @@ class Elements:
         if not self.annotations and not any(a.annotation is not None for a in (*args.posonlyargs, *args.args,
                                                                                  *args.kwonlyargs)):
             return None  # no annotated container in reach: no binding can show an element class
+        if self._bound is not None and name not in self._bound:
+            return None  # no binding of its own: taken from elsewhere
         if self._reader is None:
             self._reader = _Reader(self.func, self.annotations)
         found = self._reader.bindings(name)

@@ -45,13 +45,14 @@ class FunctionReader:
                  module: str, owner: str | None, local: set[str], instances: dict[str, str] | None = None,
                  bases: tuple[str, ...] = (), annotations: dict[str, ast.AST] | None = None) -> None:
         self.func, self.ref, self.module, self.owner = func, ref, module, owner
-        self.elements = Elements(func, annotations or {}, ref, module)  # `group = self._groups.get(k)`
         self.instances = instances or {}
         self.bases = bases
         args = func.args
         self.params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         self.defaults = self._defaults()
         self.body = walk(func, self.params)  # one walk of the body for every question but this reader's own
+        # `group = self._groups.get(k)`: the class of a receiver taken out of an annotated container
+        self.elements = Elements(func, annotations or {}, ref, module, self.body.bound)
         self.free = frozenset(self.params) - self.body.bound  # parameters whose tests say what a caller passed
         self.when: list = []  # the `[parameter, condition]` pairs the branches around the current statement need
         self.binds: dict[str, dict] = {}

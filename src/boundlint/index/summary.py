@@ -133,7 +133,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
             out["functions"][stmt.name]["role"] = hooks.role(stmt, None)
             facts["guards"] = guards.guards(stmt) if facts.get("route") else []
             _once_facts(facts, stmt, None, ref, module, None, local, instances)
-            wrapped.record(facts, stmt, ref, instances, False)
+            wrapped.record(facts, stmt, ref, instances, False, reader.body)
             service.record(facts, stmt, None)  # `forever`: a loop that runs until cancelled
         elif isinstance(stmt, ast.ClassDef):
             bases = [r for r in map(_base_ref(ref), stmt.bases) if r]
@@ -154,7 +154,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                     facts["role"] = hooks.role(inner, bases)
                     facts["guards"] = guards.guards(inner) if facts.get("route") else []
                     _once_facts(facts, inner, bases, ref, module, stmt.name, local, instances)
-                    wrapped.record(facts, inner, ref, instances, True)
+                    wrapped.record(facts, inner, ref, instances, True, reader.body)
                     service.record(facts, inner, stmt)
                     facts["attr_calls"] = attr_calls.attr_calls(inner, types, reader.body.calls)
                     if _stub(inner):
