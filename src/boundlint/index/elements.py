@@ -190,6 +190,7 @@ class Elements:
             else bound
         self._classes: dict[str, str | None] = {}
         self._reader: _Reader | None = None
+        self._reach: bool | None = None
 
     def method(self, call_func: ast.AST) -> str | None:
         """``"pkg.mod.Group.stop"`` when *call_func* is ``name.stop`` and every binding of the local
@@ -203,6 +204,19 @@ class Elements:
         made = self._classes[name]
         return f"{made}.{call_func.attr}" if made is not None else None
 
+    def _containers(self) -> bool:
+        """Whether an annotation in reach (the class's attributes, the parameters) names a container's
+        element; True when one cannot be read (the full reading then decides)."""
+        if self._reach is None:
+            args = self.func.args
+            notes = [*self.annotations.values(),
+                     *(a.annotation for a in (*args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None)]
+            try:
+                self._reach = any(element(n, VALUE) is not None or element(n, KEY) is not None for n in notes)
+            except Exception:  # an odd annotation (`Optional[()]`): leave it to the full reading
+                self._reach = True
+        return self._reach
+
     def _class(self, name: str) -> str | None:
         args = self.func.args
         if not self.annotations and not any(a.annotation is not None for a in (*args.posonlyargs, *args.args,
@@ -210,6 +224,8 @@ class Elements:
             return None  # no annotated container in reach: no binding can show an element class
         if self._bound is not None and name not in self._bound:
             return None  # no binding of its own: taken from elsewhere
+        if not self._containers():
+            return None  # every binding's element comes from such an annotation: none names one
         if self._reader is None:
             self._reader = _Reader(self.func, self.annotations)
         found = self._reader.bindings(name)

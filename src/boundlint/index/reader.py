@@ -17,7 +17,7 @@ from typing import Callable
 from boundlint import tables
 from boundlint.facts.calls import STDLIB
 from boundlint.index import flags, local_binds
-from boundlint.index.body import child_fields, walk
+from boundlint.index.body import _FIELDS, child_fields, walk
 from boundlint.index.returns import returned
 from boundlint.index.elements import Elements
 from boundlint.index.checks import _rejected_keys, _terminates, measured_key, param_reads, reads_raw_body
@@ -29,6 +29,7 @@ from boundlint.index.shapes import (
 from boundlint.tables.defaults import LIMITER_WORDS, SLOT_GRABS
 
 _LEAVES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del})
+_COMPREHENSIONS = frozenset({ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp})
 _CACHE_DECORATORS = frozenset({"lru_cache", "cache", "cached", "cached_property", "alru_cache", "memoize"})
 _GRPC_CONTEXTS = frozenset({"context", "ctx", "_context"})
 
@@ -47,6 +48,10 @@ class FunctionReader:
         self.func, self.ref, self.module, self.owner = func, ref, module, owner
         self.instances = instances or {}
         self.bases = bases
+        self._test_code = test_module(module)  # test code builds models to send them: none is filled
+        # the tables each call is matched against, looked up once per function
+        self._sleeps, self._serialisers, self._constructors = (
+            tables.table("sleeps"), tables.table("serialisers"), tables.table("client-constructors"))
         args = func.args
         self.params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         self.defaults = self._defaults()
@@ -382,11 +387,13 @@ class FunctionReader:
 
     def _exprs(self, expr: ast.AST, loop: dict | None) -> None:
         stack = [expr]
+        fields, leaves, AST = _FIELDS, _LEAVES, ast.AST
         while stack:
             node = stack.pop()
-            if isinstance(node, (ast.Lambda,)):
+            kind = type(node)
+            if kind is ast.Lambda:
                 continue
-            if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            if kind in _COMPREHENSIONS:
                 gen = node.generators[0]
                 stack.append(gen.iter)
                 inner = self._loop(gen.iter, node.lineno)
@@ -394,20 +401,21 @@ class FunctionReader:
                     inner["via"] = self._gathered[id(node)]  # gather(*(fetch(u) for u in urls)): concurrent
                 if isinstance(gen.target, ast.Name):
                     self.loop_vars[gen.target.id] = {"item": inner["src"]}
-                for part in ([node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]):
+                for part in ([node.key, node.value] if kind is ast.DictComp else [node.elt]):
                     self._exprs(part, inner)
                 for extra in node.generators[1:]:
                     self._exprs(extra.iter, inner)
                 continue
-            if isinstance(node, ast.Await) and isinstance(node.value, ast.Call):
-                self.awaited.add(id(node.value))
-            if isinstance(node, ast.Call):
+            if kind is ast.Call:
                 self._call(node, loop)
-            for name in node._fields:  # children, skipping the leaves that hold no call
+            elif kind is ast.Await and type(node.value) is ast.Call:
+                self.awaited.add(id(node.value))
+            found = fields.get(kind)
+            for name in found if found is not None else child_fields(kind):  # children, skipping leaves
                 value = getattr(node, name, None)
-                if isinstance(value, list):
-                    stack.extend(v for v in value if isinstance(v, ast.AST) and type(v) not in _LEAVES)
-                elif isinstance(value, ast.AST) and type(value) not in _LEAVES:
+                if type(value) is list:
+                    stack.extend([v for v in value if isinstance(v, AST) and type(v) not in leaves])
+                elif isinstance(value, AST) and type(value) not in leaves:
                     stack.append(value)
 
     def _call(self, call: ast.Call, loop: dict | None) -> None:
@@ -415,13 +423,13 @@ class FunctionReader:
         name = dotted(func) or ""
         short = name.rsplit(".", 1)[-1]
         made = self.ref(func) or own_method(func, self.module, self.owner, self.bases) or self.elements.method(func)
-        if (made in tables.table("sleeps") or short in ("sleep", "backoff", "_backoff", "wait_backoff")) and not _short_sleep(call):
+        if (made in self._sleeps or short in ("sleep", "backoff", "_backoff", "wait_backoff")) and not _short_sleep(call):
             self.out["pauses"] = True
-        if isinstance(func, ast.Attribute) and func.attr in tables.table("serialisers") and isinstance(func.value, ast.Call):
+        if isinstance(func, ast.Attribute) and func.attr in self._serialisers and isinstance(func.value, ast.Call):
             made_here = self.ref(func.value.func)  # Payload(...).model_dump(): the module builds and sends it
             if made_here is not None and made_here not in self.out["built"]:
                 self.out["built"].append(made_here)
-        built = built_here(call, made, self.ref) if not test_module(self.module) else None
+        built = built_here(call, made, self.ref) if not self._test_code else None
         if built is not None and self._handed is None:
             self._handed = handed_calls(self.body.calls)
         if built is not None and id(call) not in self._handed:
@@ -430,7 +438,7 @@ class FunctionReader:
             receiver = dotted(func.value)
             if receiver and self._limiter_name(receiver):
                 self.out["limiter"] = self.out["limiter"] or receiver
-        if made is not None and made in tables.table("client-constructors") and not _shares_pool(call):
+        if made is not None and made in self._constructors and not _shares_pool(call):
             self.out["clients"].append([made, call.lineno, call.col_offset + 1])
         if _is_const_batch(call, self):
             self.out["batches"] = self.out["batches"] or "fixed-size batches"

@@ -10,14 +10,22 @@ from boundlint.facts import calls
 
 def dotted(node: ast.AST) -> str | None:
     """``a.b.c`` for a Name/Attribute chain, else None."""
+    kind = type(node)
+    if kind is _Name:  # the most common case, asked for every call and loop the index reads
+        return node.id
+    if kind is not _Attribute:
+        return None
     parts: list[str] = []
-    while isinstance(node, ast.Attribute):
+    while type(node) is _Attribute:
         parts.append(node.attr)
         node = node.value
-    if isinstance(node, ast.Name):
+    if type(node) is _Name:
         parts.append(node.id)
         return ".".join(reversed(parts))
     return None
+
+
+_Name, _Attribute = ast.Name, ast.Attribute
 
 
 def _is_const(expr: ast.AST | None) -> bool:

@@ -124,6 +124,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
     instances = out["instances"]
     request_refs: set[str] = set()
     walked = {}  # id of each function read -> the walk of its body, for hooks.links
+    hook_names = hooks.hook_names()
     for stmt in body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             reader = FunctionReader(stmt, ref, module, None, local, instances)
@@ -132,7 +133,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
             request_refs |= _request_refs(stmt, facts, ref, reader.body)
             out["functions"][stmt.name]["role"] = hooks.role(stmt, None)
             facts["guards"] = guards.guards(stmt) if facts.get("route") else []
-            _once_facts(facts, stmt, None, ref, module, None, local, instances)
+            _once_facts(facts, stmt, None, ref, module, None, local, instances, hook_names)
             wrapped.record(facts, stmt, ref, instances, False, reader.body)
             service.record(facts, stmt, None)  # `forever`: a loop that runs until cancelled
         elif isinstance(stmt, ast.ClassDef):
@@ -153,7 +154,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                     walked[id(inner)] = reader.body
                     facts["role"] = hooks.role(inner, bases)
                     facts["guards"] = guards.guards(inner) if facts.get("route") else []
-                    _once_facts(facts, inner, bases, ref, module, stmt.name, local, instances)
+                    _once_facts(facts, inner, bases, ref, module, stmt.name, local, instances, hook_names)
                     wrapped.record(facts, inner, ref, instances, True, reader.body)
                     service.record(facts, inner, stmt)
                     facts["attr_calls"] = attr_calls.attr_calls(inner, types, reader.body.calls)
@@ -172,9 +173,9 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
     return out
 
 
-def _once_facts(facts: dict, func, bases, ref, module: str, owner, local, instances) -> None:
+def _once_facts(facts: dict, func, bases, ref, module: str, owner, local, instances, hook_names) -> None:
     """Add what *func*'s own body shows of code that runs once (``index.closures``): ``once_spans``,
-    ``memoized`` (then its role is ``once``) and ``closure_calls``."""
+    ``memoized`` (then its role is ``once``) and ``closure_calls`` (*hook_names*: ``hooks.hook_names()``)."""
     facts["once_spans"] = closures.once_spans(func) + migrations.migration_spans(func)
     facts["memoized"] = closures.memoized(func, bases)
     if facts["memoized"] and facts["role"] is None:
@@ -183,7 +184,7 @@ def _once_facts(facts: dict, func, bases, ref, module: str, owner, local, instan
     def read(inner) -> list[dict]:
         return FunctionReader(inner, ref, module, owner, local, instances, tuple(bases or ())).facts()["calls"]
 
-    facts["closure_calls"] = closures.closure_calls(func, read, lambda f: hooks.role(f, None), hooks.hook_names())
+    facts["closure_calls"] = closures.closure_calls(func, read, lambda f: hooks.role(f, None), hook_names)
 
 
 def _annotation_refs(expr: ast.AST, ref) -> set[str]:
