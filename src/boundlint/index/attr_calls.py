@@ -15,9 +15,11 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
+from boundlint.index.body import child_fields
 from boundlint.index.closures import _own_statements
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_SKIP = frozenset({*_FUNCS, ast.ClassDef, ast.Lambda, ast.Name, ast.Constant})  # other scopes, and leaves
 
 
 def _self_attr(expr: ast.AST) -> str | None:
@@ -63,15 +65,22 @@ def attr_calls(func: ast.FunctionDef | ast.AsyncFunctionDef, types: dict[str, st
         return []
     out = []
     stack: list[tuple[ast.AST, bool]] = [(stmt, False) for stmt in func.body]
+    AST, skip = ast.AST, _SKIP
     while stack:
         node, in_while = stack.pop()
-        if isinstance(node, (*_FUNCS, ast.ClassDef, ast.Lambda)):
+        kind = type(node)
+        if kind in skip:
             continue
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if kind is ast.Call and isinstance(node.func, ast.Attribute):
             attr = _self_attr(node.func.value)
             if attr in types:
                 out.append({"ref": f"{types[attr]}.{node.func.attr}", "line": node.lineno, "col": node.col_offset + 1,
                             "loop": {"text": "while", "bounded": False} if in_while else None})
-        inner = in_while or isinstance(node, ast.While)
-        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+        inner = in_while or kind is ast.While
+        for field in child_fields(kind):  # no contexts, operators nor import aliases: they hold no call
+            value = getattr(node, field, None)
+            if type(value) is list:
+                stack.extend([(child, inner) for child in value if isinstance(child, AST)])
+            elif isinstance(value, AST):
+                stack.append((value, inner))
     return sorted(out, key=lambda c: (c["line"], c["col"]))

@@ -97,7 +97,7 @@ def _stops(node: ast.If) -> bool:
             and (isinstance(body[0], ast.Raise) or _ends(body)))
 
 
-def once_spans(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[list]:
+def once_spans(func: ast.FunctionDef | ast.AsyncFunctionDef, statements: list | None = None) -> list[list]:
     """``[[first line, last line, flag], ...]``: the statements of *func* that run only on its first call.
 
     Three shapes, the flag a name or attribute (``self._started``, a module global):
@@ -107,7 +107,7 @@ def once_spans(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[list]:
     guard: once per time something sets the flag; marked ``"stop"`` as a 4th element, and not when the
     function sets the flag true too).  A flag the function
     also sets false is a reentrancy guard, not a once-flag; one reset elsewhere lets the code run again,
-    but once per reset, not per item.
+    but once per reset, not per item.  *statements*: ``_own_statements`` of its body, when the caller has them.
     """
     spans = []
     body = func.body
@@ -121,7 +121,7 @@ def once_spans(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[list]:
             flag = dotted(stmt.test.operand)  # `if not self.started: raise` then `self.started = False`
             if flag and _sets(body[i + 1:], flag, False) and not _sets_true(body, flag):
                 spans.append([body[i + 1].lineno, body[-1].end_lineno, flag, "stop"])
-    for node in _own_statements(body):
+    for node in _own_statements(body) if statements is None else statements:
         if isinstance(node, ast.If) and isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not):
             flag = dotted(node.test.operand)
             if flag and _sets_true(node.body, flag) and not resets(flag):

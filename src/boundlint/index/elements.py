@@ -205,17 +205,26 @@ class Elements:
         return f"{made}.{call_func.attr}" if made is not None else None
 
     def _containers(self) -> bool:
-        """Whether an annotation in reach (the class's attributes, the parameters) names a container's
-        element; True when one cannot be read (the full reading then decides)."""
+        """Whether an annotation in reach (the class's attributes, the parameters) names as a container's
+        element a class of this project: every element a binding shows is one of those; True when one
+        cannot be read (the full reading then decides)."""
         if self._reach is None:
             args = self.func.args
             notes = [*self.annotations.values(),
                      *(a.annotation for a in (*args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None)]
             try:
-                self._reach = any(element(n, VALUE) is not None or element(n, KEY) is not None for n in notes)
+                self._reach = any(self._project_class(element(n, part)) is not None for n in notes for part in (VALUE, KEY))
             except Exception:  # an odd annotation (`Optional[()]`): leave it to the full reading
                 self._reach = True
         return self._reach
+
+    def _project_class(self, found: ast.AST | None) -> str | None:
+        """The ref of the element annotation *found* when it names a class of this project, else None."""
+        made = self.ref(found) if isinstance(found, (ast.Name, ast.Attribute)) else None
+        last = (made or "").rsplit(".", 1)[-1]
+        if made is None or made.split(".", 1)[0] != self.module.split(".", 1)[0] or not last.lstrip("_")[:1].isupper():
+            return None
+        return made
 
     def _class(self, name: str) -> str | None:
         args = self.func.args
@@ -225,14 +234,10 @@ class Elements:
         if self._bound is not None and name not in self._bound:
             return None  # no binding of its own: taken from elsewhere
         if not self._containers():
-            return None  # every binding's element comes from such an annotation: none names one
+            return None  # every binding's element comes from such an annotation: none names a project class
         if self._reader is None:
             self._reader = _Reader(self.func, self.annotations)
         found = self._reader.bindings(name)
         if not found or any(f is None for f in found) or len({ast.dump(f) for f in found}) != 1:
             return None
-        made = self.ref(found[0]) if isinstance(found[0], (ast.Name, ast.Attribute)) else None
-        last = (made or "").rsplit(".", 1)[-1]
-        if made is None or made.split(".", 1)[0] != self.module.split(".", 1)[0] or not last.lstrip("_")[:1].isupper():
-            return None
-        return made
+        return self._project_class(found[0])

@@ -22,6 +22,7 @@ from typing import Callable
 
 from boundlint import tables
 from boundlint.facts.roles import ONCE, role_of
+from boundlint.index.body import child_fields
 from boundlint.index.reader import _WORKER_METHODS
 from boundlint.index.shapes import dotted
 
@@ -123,21 +124,23 @@ def _worker_position(func: ast.AST) -> int | None:
     return None
 
 
-_LEAVES = (ast.Name, ast.Constant, ast.expr_context, ast.alias, ast.arg, ast.operator, ast.cmpop, ast.unaryop,
-           ast.boolop)
+# children that hold no call: names, constants and parameters (whose annotations register nothing)
+_LEAVES = frozenset({ast.Name, ast.Constant, ast.arg})
 
 
 def _calls(tree: ast.Module, walked: dict):
     """``(enclosing class name or None, call)`` for every call with arguments in *tree* (decorators
     included); the body of a ``def`` in *walked* is not walked again (see ``links``)."""
     stack: list[tuple[str | None, ast.AST]] = [(None, tree)]
+    Call, ClassDef, AST, leaves = ast.Call, ast.ClassDef, ast.AST, _LEAVES
     while stack:
         owner, node = stack.pop()
-        fields = node._fields
-        if isinstance(node, ast.Call):
+        kind = type(node)
+        fields = child_fields(kind)  # no contexts, operators nor import aliases: they hold no call
+        if kind is Call:
             if node.args or node.keywords:
                 yield owner, node
-        elif isinstance(node, ast.ClassDef):
+        elif kind is ClassDef:
             owner = node.name
         elif id(node) in walked:
             body = walked[id(node)]
@@ -147,7 +150,7 @@ def _calls(tree: ast.Module, walked: dict):
             fields = tuple(f for f in fields if f != "body")
         for field in fields:  # the children, skipping leaves that hold no call
             value = getattr(node, field, None)
-            if isinstance(value, list):
-                stack.extend((owner, v) for v in value if isinstance(v, ast.AST) and not isinstance(v, _LEAVES))
-            elif isinstance(value, ast.AST) and not isinstance(value, _LEAVES):
+            if type(value) is list:
+                stack.extend([(owner, v) for v in value if type(v) not in leaves and isinstance(v, AST)])
+            elif type(value) not in leaves and isinstance(value, AST):
                 stack.append((owner, value))

@@ -71,7 +71,7 @@ def _returns(func: ast.AST, body=None) -> tuple[list[ast.Return], bool, set[str]
             stack.extend(child for child in value if isinstance(child, ast.AST))
         elif isinstance(value, ast.AST):
             stack.append(value)
-    AST, Name, Store = ast.AST, ast.Name, ast.Store
+    AST, Name, Store, Constant = ast.AST, ast.Name, ast.Store, ast.Constant
     while stack:
         node = stack.pop()
         kind = type(node)
@@ -87,10 +87,13 @@ def _returns(func: ast.AST, body=None) -> tuple[list[ast.Return], bool, set[str]
             yields = True
         for field in child_fields(kind):  # ast.iter_child_nodes, without its generators
             value = getattr(node, field, None)
-            if type(value) is list:
-                stack.extend(child for child in value if isinstance(child, AST))
-            elif isinstance(value, AST):
-                stack.append(value)
+            for child in value if type(value) is list else (value,):
+                ck = type(child)
+                if ck is Name:  # a leaf: read here rather than stacked
+                    if type(child.ctx) is Store:
+                        bound.add(child.id)
+                elif ck is not Constant and isinstance(child, AST):
+                    stack.append(child)
     return out, yields, bound
 
 

@@ -155,8 +155,11 @@ def forever(func: ast.FunctionDef | ast.AsyncFunctionDef, cls: ast.ClassDef | No
     return out
 
 
-def record(facts: dict, func: ast.FunctionDef | ast.AsyncFunctionDef, cls: ast.ClassDef | None) -> None:
-    """Add ``forever`` to the summary *facts* of *func* when it runs until cancelled (see the module doc)."""
+def record(facts: dict, func: ast.FunctionDef | ast.AsyncFunctionDef, cls: ast.ClassDef | None, body=None) -> None:
+    """Add ``forever`` to the summary *facts* of *func* when it runs until cancelled (see the module doc);
+    *body*: the ``body.walk`` of *func*, when the caller has it (no ``while`` of its own: no such loop)."""
+    if body is not None and not body.whiles:
+        return
     found = forever(func, cls)
     if found is not None:
         facts["forever"] = found

@@ -71,8 +71,8 @@ def record_dependency(out: dict, call: ast.Call, made: str | None, name: str, aw
     func = call.func
     receiver = dotted(func.value) if isinstance(func, ast.Attribute) else None
     method = func.attr if isinstance(func, ast.Attribute) else None
-    kind = calls.classify_call(made, receiver, method, verbs=False)
-    if kind == calls.UNKNOWN and made is None and calls.classify(None, receiver, method, name=name) == calls.DEPENDENCY:
+    kind = _kind(made, receiver, method)
+    if kind == calls.UNKNOWN and made is None and _named_kind(receiver, method, name) == calls.DEPENDENCY:
         kind = calls.DEPENDENCY  # out of sight, named for what it does (`fetch_user()`)
     if kind == calls.UNKNOWN and made is None and awaited:
         kind = calls.DEPENDENCY  # awaited and out of sight: a coroutine that waits on I/O
@@ -85,6 +85,36 @@ def record_dependency(out: dict, call: ast.Call, made: str | None, name: str, aw
     if when and (kind == calls.DEPENDENCY or opaque_call):
         out.setdefault("guarded", []).append(["dep" if kind == calls.DEPENDENCY else "opaque",
                                               f"`{name or method}()`", call.lineno, absorbed, when])
+
+
+# What ``calls`` says of a callee, by its names alone: modules repeat them (``self.client.get``,
+# ``logger.info`` ...), and the index asks with the default tables (no settings), which never change in a
+# process.  Bounded: emptied when full.
+_KINDS: dict[tuple, str] = {}
+_NAMED: dict[tuple, str] = {}
+_KINDS_MAX = 50_000
+
+
+def _kind(made: str | None, receiver: str | None, method: str | None) -> str:
+    """``calls.classify_call(made, receiver, method, verbs=False)``, remembered."""
+    key = (made, receiver, method)
+    found = _KINDS.get(key)
+    if found is None:
+        if len(_KINDS) >= _KINDS_MAX:
+            _KINDS.clear()
+        found = _KINDS[key] = calls.classify_call(made, receiver, method, verbs=False)
+    return found
+
+
+def _named_kind(receiver: str | None, method: str | None, name: str) -> str:
+    """``calls.classify(None, receiver, method, name=name)``, remembered."""
+    key = (receiver, method, name)
+    found = _NAMED.get(key)
+    if found is None:
+        if len(_NAMED) >= _KINDS_MAX:
+            _NAMED.clear()
+        found = _NAMED[key] = calls.classify(None, receiver, method, name=name)
+    return found
 
 
 def _broad(handler: ast.ExceptHandler) -> bool:
@@ -151,7 +181,7 @@ def record_pool(out: dict, call: ast.Call, made: str | None, name: str, awaited:
         return
     func = call.func
     receiver = dotted(func.value) if isinstance(func, ast.Attribute) else None
-    kind = calls.classify_call(made, receiver, func.attr if isinstance(func, ast.Attribute) else None, verbs=False)
+    kind = _kind(made, receiver, func.attr if isinstance(func, ast.Attribute) else None)
     project = made is not None and made.split(".", 1)[0] not in calls.STDLIB
     if kind == calls.DEPENDENCY or (awaited and not project and kind != calls.LOCAL):
         out["pool_other"] = True

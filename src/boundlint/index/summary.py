@@ -133,9 +133,9 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
             request_refs |= _request_refs(stmt, facts, ref, reader.body)
             out["functions"][stmt.name]["role"] = hooks.role(stmt, None)
             facts["guards"] = guards.guards(stmt) if facts.get("route") else []
-            _once_facts(facts, stmt, None, ref, module, None, local, instances, hook_names)
+            _once_facts(facts, stmt, None, ref, module, None, local, instances, hook_names, reader.body)
             wrapped.record(facts, stmt, ref, instances, False, reader.body)
-            service.record(facts, stmt, None)  # `forever`: a loop that runs until cancelled
+            service.record(facts, stmt, None, reader.body)  # `forever`: a loop that runs until cancelled
         elif isinstance(stmt, ast.ClassDef):
             bases = [r for r in map(_base_ref(ref), stmt.bases) if r]
             fields = sorted({r for inner in stmt.body if isinstance(inner, ast.AnnAssign)
@@ -154,9 +154,9 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                     walked[id(inner)] = reader.body
                     facts["role"] = hooks.role(inner, bases)
                     facts["guards"] = guards.guards(inner) if facts.get("route") else []
-                    _once_facts(facts, inner, bases, ref, module, stmt.name, local, instances, hook_names)
+                    _once_facts(facts, inner, bases, ref, module, stmt.name, local, instances, hook_names, reader.body)
                     wrapped.record(facts, inner, ref, instances, True, reader.body)
-                    service.record(facts, inner, stmt)
+                    service.record(facts, inner, stmt, reader.body)
                     facts["attr_calls"] = attr_calls.attr_calls(inner, types, reader.body.calls)
                     if _stub(inner):
                         facts["stub"] = True
@@ -173,13 +173,18 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
     return out
 
 
-def _once_facts(facts: dict, func, bases, ref, module: str, owner, local, instances, hook_names) -> None:
+def _once_facts(facts: dict, func, bases, ref, module: str, owner, local, instances, hook_names, walked) -> None:
     """Add what *func*'s own body shows of code that runs once (``index.closures``): ``once_spans``,
-    ``memoized`` (then its role is ``once``) and ``closure_calls`` (*hook_names*: ``hooks.hook_names()``)."""
-    facts["once_spans"] = closures.once_spans(func) + migrations.migration_spans(func)
+    ``memoized`` (then its role is ``once``) and ``closure_calls`` (*hook_names*: ``hooks.hook_names()``;
+    *walked*: the ``body.walk`` of *func*)."""
+    statements = list(closures._own_statements(func.body))  # one statement walk for both kinds of spans
+    facts["once_spans"] = closures.once_spans(func, statements) + migrations.migration_spans(func, statements)
     facts["memoized"] = closures.memoized(func, bases)
     if facts["memoized"] and facts["role"] is None:
         facts["role"] = ONCE
+    if not walked.defines:  # no nested function to run
+        facts["closure_calls"] = []
+        return
 
     def read(inner) -> list[dict]:
         return FunctionReader(inner, ref, module, owner, local, instances, tuple(bases or ())).facts()["calls"]
@@ -231,15 +236,22 @@ def _import_statements(body: list[ast.stmt]):
     """Every ``import`` / ``from ... import`` statement, also inside functions, classes and blocks
     (a statement walk: expressions hold no imports)."""
     stack = list(reversed(body))
+    blocks = _BLOCKS
     while stack:
         stmt = stack.pop()
-        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        kind = type(stmt)
+        if kind is ast.Import or kind is ast.ImportFrom:
             yield stmt
             continue
-        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
-            block = getattr(stmt, name, None)
-            if block:
-                stack.extend(reversed(block))
+        found = blocks.get(kind)
+        if found is None:
+            found = blocks[kind] = tuple(f for f in ("body", "orelse", "finalbody", "handlers", "cases")
+                                         if f in kind._fields)
+        for name in found:
+            stack.extend(reversed(getattr(stmt, name)))
+
+
+_BLOCKS: dict[type, tuple[str, ...]] = {}  # statement type -> its fields that hold statements, in walk order
 
 
 def _base_ref(ref):
