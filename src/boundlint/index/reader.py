@@ -24,7 +24,7 @@ from boundlint.index.checks import _rejected_keys, _terminates, measured_key, pa
 from boundlint.index.shapes import (
     built_here, own_method, test_module,
     _failover, _is_const, _is_const_batch, _paced, _shares_pool, _short_sleep, _short_text, dotted,
-    handed_calls, model_dependency, pool_facts, record_dependency, record_pool,
+    handed_calls, model_dependency, pool_facts, record_dependency, record_pool, type_refs,
 )
 from boundlint.tables.defaults import LIMITER_WORDS, SLOT_GRABS
 
@@ -176,7 +176,7 @@ class FunctionReader:
                 self.out["route"] = f"{deco.func.attr.upper()} {path}".strip()
                 for kw in deco.keywords:
                     if kw.arg in ("response_model", "response"):
-                        self.out["outputs"].extend(self._type_refs(kw.value))
+                        self.out["outputs"].extend(type_refs(kw.value, self.ref))
                 break
         if self.out["route"] is None and self.owner is not None and any(b.endswith("Servicer") for b in self.bases):
             if len(self.params) == 3 and self.params[2] in _GRPC_CONTEXTS and not self.func.name.startswith("_"):
@@ -186,7 +186,7 @@ class FunctionReader:
         if self.out["route"] is None:
             return
         if self.func.returns is not None:
-            self.out["outputs"].extend(self._type_refs(self.func.returns))
+            self.out["outputs"].extend(type_refs(self.func.returns, self.ref))
         markers = tables.table("dependency-markers")
         used = {n.id for n, _ in self.body.names}
         args = self.func.args
@@ -195,7 +195,7 @@ class FunctionReader:
                 continue
             default = self.defaults.get(arg.arg)
             injected = isinstance(default, ast.Call) and (dotted(default.func) or "").rsplit(".", 1)[-1] in markers
-            refs = self._type_refs(arg.annotation) if arg.annotation is not None else []
+            refs = type_refs(arg.annotation, self.ref) if arg.annotation is not None else []
             if injected and model_dependency(default):  # `q: Search = Depends()`, `Depends(Search)`: the query is input
                 injected = False
                 refs += [r for r in map(self.ref, default.args[:1]) if r is not None and r not in refs]
@@ -206,19 +206,6 @@ class FunctionReader:
                     injected = True
             if not injected and arg.arg in used:  # a parameter the handler never reads drives no work
                 self.out["inputs"].append([arg.arg, refs])
-
-    def _type_refs(self, expr: ast.AST) -> list[str]:
-        out = []
-        for node in ast.walk(expr):
-            if isinstance(node, (ast.Name, ast.Attribute)):
-                r = self.ref(node)
-                if r is not None and r not in out:
-                    out.append(r)
-            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
-                r = self.ref(ast.Name(node.value))
-                if r is not None and r not in out:
-                    out.append(r)
-        return out
 
     def _statements(self, body: list[ast.stmt], loop: dict | None, when: list = ()) -> None:
         depth = len(self.when)

@@ -299,3 +299,19 @@ def model_dependency(default: ast.Call) -> bool:
     if default.keywords and not default.args:
         return False
     return not default.args or (isinstance(default.args[0], ast.Name) and default.args[0].id[:1].isupper())
+
+
+def type_refs(expr: ast.AST, ref) -> list[str]:
+    """The refs (*ref* resolves a Name/Attribute chain) a type expression names, string forward references
+    that are one identifier included, in order of first mention."""
+    out = []
+    for node in ast.walk(expr):
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            r = ref(node)
+            if r is not None and r not in out:
+                out.append(r)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+            r = ref(ast.Name(node.value))
+            if r is not None and r not in out:
+                out.append(r)
+    return out
