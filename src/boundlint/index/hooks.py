@@ -58,41 +58,43 @@ def links(tree: ast.Module, ref: Callable[[ast.AST], str | None], module: str,
     own name; *walked*: id of a ``def`` -> the ``body.walk`` of its body, whose calls are taken from it).
     A function handed to an executor's ``submit`` / ``map`` is neither: the reader records that as a call."""
     hook_names = _hook_names()
+    registrars = tables.table("hook-registrars")
     hooks: set[str] = set()
     passed: set[str] = set()
-    for owner, node in _calls(tree, walked or {}):
-        def named(expr: ast.AST) -> list[str]:
-            items = expr.elts if isinstance(expr, (ast.List, ast.Tuple, ast.Set)) else [expr]
-            out = []
-            for item in items:
-                name = dotted(item) if isinstance(item, (ast.Name, ast.Attribute)) else None
-                if name is None:
-                    continue
-                head, _, rest = name.partition(".")
-                found = f"{module}.{owner}.{rest}" if head in ("self", "cls") and owner and rest else ref(item)
-                if found is not None:
-                    out.append(found)
-            return out
 
+    def named(expr: ast.AST, owner: str | None) -> list[str]:
+        items = expr.elts if isinstance(expr, (ast.List, ast.Tuple, ast.Set)) else [expr]
+        out = []
+        for item in items:
+            name = dotted(item) if isinstance(item, (ast.Name, ast.Attribute)) else None
+            if name is None:
+                continue
+            head, _, rest = name.partition(".")
+            found = f"{module}.{owner}.{rest}" if head in ("self", "cls") and owner and rest else ref(item)
+            if found is not None:
+                out.append(found)
+        return out
+
+    for owner, node in _calls(tree, walked or {}):
         func = node.func
         strings = {a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)}
         for kw in node.keywords:
-            (hooks if kw.arg in hook_names else passed).update(named(kw.value))
+            (hooks if kw.arg in hook_names else passed).update(named(kw.value, owner))
         hooked = (bool(strings & hook_names)  # add_event_handler("startup", f)
                   or isinstance(func, ast.Attribute) and func.attr in ("append", "extend", "add")
                   and (dotted(func.value) or "").rsplit(".", 1)[-1] in hook_names)  # app.on_startup.append(f)
-        registrar = isinstance(func, ast.Attribute) and func.attr in tables.table("hook-registrars")
+        registrar = isinstance(func, ast.Attribute) and func.attr in registrars
         if isinstance(func, ast.Call) and {a.value for a in func.args if isinstance(a, ast.Constant)} & hook_names:
-            hooks.update(r for a in node.args for r in named(a))  # app.on_event("startup")(f)
+            hooks.update(r for a in node.args for r in named(a, owner))  # app.on_event("startup")(f)
             continue
         for at, arg in enumerate(node.args):
             if registrar:  # app.before_server_start(partial(app._start_servers, apps=apps))
                 target = _unwrapped(arg)
-                hooks.update(named(target) or _sibling(target, owner, tree, module))
+                hooks.update(named(target, owner) or _sibling(target, owner, tree, module))
                 continue
             if not hooked and at == _worker_position(func):
                 continue  # executor.submit(f, x): one run per call, recorded as a call by the reader
-            (hooks if hooked else passed).update(named(arg))
+            (hooks if hooked else passed).update(named(arg, owner))
     return sorted(hooks), sorted(passed)  # a hook also handed elsewhere (a route) is in both
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 
-from boundlint.index.body import child_fields
+from boundlint.index.body import _FIELDS, child_fields
 
 HANDFUL = 8
 _SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
@@ -85,7 +85,8 @@ def _returns(func: ast.AST, body=None) -> tuple[list[ast.Return], bool, set[str]
             out.append(node)
         elif kind is ast.Yield or kind is ast.YieldFrom:
             yields = True
-        for field in child_fields(kind):  # ast.iter_child_nodes, without its generators
+        found = _FIELDS.get(kind)
+        for field in found if found is not None else child_fields(kind):  # ast.iter_child_nodes, without its generators
             value = getattr(node, field, None)
             for child in value if type(value) is list else (value,):
                 ck = type(child)
@@ -171,6 +172,8 @@ def _subset(func: ast.AST, found: list[ast.Return], params: list[str]) -> str | 
 def returned(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str], body=None) -> dict | None:
     """See the module doc: ``{"fixed": n}``, ``{"param": name}`` or None for the function *func*
     whose parameter names are *params* (*body*: its ``body.walk``, when the caller has it)."""
+    if body is not None and not body.returns:
+        return None  # a return is a statement: none in its decorators or arguments either
     found, yields, bound = _returns(func, body)
     if yields or not found:
         return None

@@ -147,6 +147,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
             # what `self._slots` holds, for the methods' readers (`await self._slots.acquire()` takes a slot)
             held = {**instances, **{f"self.{attr}": made for attr, made in types.items()}}
             annotated = elements.attr_annotations(stmt)  # self._groups: dict[str, Group]: the receivers' classes
+            read_of_class: dict = {}  # what service.forever reads of the class, once for all its methods
             for inner in _flat(stmt.body):
                 if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     reader = FunctionReader(inner, ref, module, stmt.name, local, held, tuple(bases), annotated)
@@ -156,7 +157,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                     facts["guards"] = guards.guards(inner) if facts.get("route") else []
                     _once_facts(facts, inner, bases, ref, module, stmt.name, local, instances, hook_names, reader.body)
                     wrapped.record(facts, inner, ref, instances, True, reader.body)
-                    service.record(facts, inner, stmt, reader.body)
+                    service.record(facts, inner, stmt, reader.body, read_of_class)
                     facts["attr_calls"] = attr_calls.attr_calls(inner, types, reader.body.calls)
                     if _stub(inner):
                         facts["stub"] = True
@@ -219,6 +220,8 @@ def _request_refs(func: ast.FunctionDef | ast.AsyncFunctionDef, facts: dict, ref
     reads = facts.get("route") is not None or any(
         a.arg in _REQUEST_PARAMS for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
     capitalised, stored, loaded = [], set(), False
+    if not reads and not any(node.id in _REQUEST_PARAMS for node, _parent in walked.names):
+        return set()  # no request read, and no name `request`: nothing below can find one
     for node, _parent in walked.names:
         if node.id in _REQUEST_PARAMS:
             if isinstance(node.ctx, ast.Store):
