@@ -16,7 +16,7 @@ import ast
 from typing import Callable
 
 from boundlint.index.body import child_fields
-from boundlint.index.closures import _own_statements
+from boundlint.index.closures import own_statements
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _SKIP = frozenset({*_FUNCS, ast.ClassDef, ast.Lambda, ast.Name, ast.Constant})  # other scopes, and leaves
@@ -29,9 +29,10 @@ def _self_attr(expr: ast.AST) -> str | None:
     return None
 
 
-def attr_types(cls: ast.ClassDef, ref: Callable[[ast.AST], str | None]) -> dict[str, str]:
+def attr_types(cls: ast.ClassDef, ref: Callable[[ast.AST], str | None], memo: dict | None = None) -> dict[str, str]:
     """``{attribute: class ref}``: what the methods of *cls* set ``self.ATTR`` to, when it is always a call of
-    the same resolvable callee (*ref* resolves a dotted name to a ref, or None)."""
+    the same resolvable callee (*ref* resolves a dotted name to a ref, or None; *memo*: see
+    ``closures.own_statements``)."""
     found: dict[str, set[str]] = {}
     for method in cls.body:
         if not isinstance(method, _FUNCS):
@@ -39,10 +40,11 @@ def attr_types(cls: ast.ClassDef, ref: Callable[[ast.AST], str | None]) -> dict[
         # assignments are statements: no expression walk; a def or class among the method's own
         # statements is read too (a closure that sets `self.X` when it runs)
         inner = [s.body for s in method.body if isinstance(s, (*_FUNCS, ast.ClassDef))]
-        for node in (n for body in (method.body, *inner) for n in _own_statements(body)):
-            if isinstance(node, ast.Assign):
+        for node in (n for body in (method.body, *inner) for n in own_statements(body, memo)):
+            kind = type(node)
+            if kind is ast.Assign:
                 targets, value = node.targets, node.value
-            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            elif kind is ast.AnnAssign and node.value is not None:
                 targets, value = [node.target], node.value
             else:
                 continue

@@ -34,6 +34,9 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _NOT_CHILDREN = frozenset({"ctx", "op", "ops", "names", "name", "id", "attr", "arg", "asname", "module", "level",
                            "kind", "type_comment", "is_async", "conversion", "lineno", "col_offset"})
 _FIELDS: dict[type, tuple[str, ...]] = {}
+# the node types ``walk`` notes something of, besides calls, attributes and keywords
+_SPECIAL = frozenset({ast.arg, *_SCOPES, ast.Return, ast.Yield, ast.YieldFrom, ast.Try, ast.AsyncWith, ast.AsyncFor,
+                      ast.Await, ast.comprehension, ast.While})
 
 
 def child_fields(kind: type) -> tuple[str, ...]:
@@ -92,6 +95,8 @@ def walk(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str]) -> Bod
                 value = node.value
                 if type(value) is Name and value.id in wanted:
                     up[id(node)] = parent
+            elif kind not in _SPECIAL:  # most nodes: nothing to note but their children
+                pass
             elif kind is ast.arg:
                 state |= _IN_ARG  # hooks.links reads no parameter's annotation
             elif kind in _SCOPES:

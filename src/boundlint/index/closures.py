@@ -65,6 +65,17 @@ def _own_statements(stmts: list[ast.stmt]) -> Iterator[ast.AST]:
 _BLOCKS: dict[type, tuple[str, ...]] = {}
 
 
+def own_statements(stmts: list[ast.stmt], memo: dict | None = None) -> list[ast.AST]:
+    """``_own_statements(stmts)`` as a list, remembered in *memo* by the block's identity when given (one
+    module's readers ask for the same methods' statements: the block lives as long as its tree)."""
+    if memo is None:
+        return list(_own_statements(stmts))
+    found = memo.get(id(stmts))
+    if found is None:
+        found = memo[id(stmts)] = list(_own_statements(stmts))
+    return found
+
+
 def _block_fields(kind: type) -> tuple[str, ...]:
     """The fields of the node type *kind* that hold statements (or handlers, match cases), in the order
     ``_own_statements`` stacks them; none for a function or class (not entered) and for expressions."""

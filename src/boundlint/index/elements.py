@@ -18,15 +18,15 @@ import ast
 from typing import Callable
 
 from boundlint.facts.containers import KEY, MAPPINGS, SEQUENCES, UNWRAP as _UNWRAP, VALUE, WRAPPERS as _WRAPPERS
-from boundlint.index.closures import _own_nodes, _own_statements
+from boundlint.index.closures import _own_nodes, own_statements
 from boundlint.index.shapes import dotted as _dotted
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def attr_annotations(cls: ast.ClassDef) -> dict[str, ast.AST]:
+def attr_annotations(cls: ast.ClassDef, memo: dict | None = None) -> dict[str, ast.AST]:
     """``{attribute: annotation}`` for ``self.attr: T`` in the methods of *cls* and ``attr: T`` in its
-    body; an attribute annotated twice differently is left out."""
+    body; an attribute annotated twice differently is left out (*memo*: see ``closures.own_statements``)."""
     found: dict[str, dict[str, ast.AST]] = {}
     for stmt in cls.body:
         if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
@@ -35,7 +35,7 @@ def attr_annotations(cls: ast.ClassDef) -> dict[str, ast.AST]:
             # statements only (an annotation is one), as `_own_nodes` reads them: a def among the
             # method's own statements is entered too
             starts = [stmt.body, *(d.body for d in stmt.body if isinstance(d, _FUNCS))]
-            for node in (n for body in starts for n in _own_statements(body)):
+            for node in (n for body in starts for n in own_statements(body, memo)):
                 if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Attribute) \
                         and _dotted(node.target) == f"self.{node.target.attr}":
                     found.setdefault(node.target.attr, {})[ast.dump(node.annotation)] = node.annotation

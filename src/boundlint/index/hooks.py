@@ -41,7 +41,8 @@ def role(func: ast.FunctionDef | ast.AsyncFunctionDef, bases: list[str] | None) 
     """``once``, ``entry``, ``request``, ``worker`` or None for the ``def`` *func* (*bases*: its class's
     base refs, None for a plain function)."""
     names = [dotted(d.func if isinstance(d, ast.Call) else d) or "" for d in func.decorator_list]
-    text = " ".join(ast.unparse(d) for d in func.decorator_list)
+    # a plain dotted name unparses to itself: only other decorators (calls) need the unparser
+    text = " ".join(n if type(d) is not ast.Call and n else ast.unparse(d) for d, n in zip(func.decorator_list, names))
     short = None if bases is None else {b.rsplit(".", 1)[-1] for b in bases}
     found = role_of(names, text, func.name, short)
     entries = tables.table("entry-points")

@@ -303,8 +303,8 @@ class FunctionReader:
                     self._statement(child, loop)
                 elif isinstance(child, ast.excepthandler):
                     self._statements(child.body, loop)
-                elif isinstance(child, ast.expr):
-                    self._exprs(child, loop)
+                elif type(child) is not ast.Name and type(child) is not ast.Constant and isinstance(child, ast.expr):
+                    self._exprs(child, loop)  # a name or a constant holds no call
 
     def _measured(self, expr: ast.AST, key: bool = False) -> str | None:
         """The parameter whose size ``len(...)`` of *expr* measures (``len(json.dumps(params).encode())``), else None;

@@ -125,6 +125,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
     request_refs: set[str] = set()
     walked = {}  # id of each function read -> the walk of its body, for hooks.links
     hook_names = hooks.hook_names()
+    statements: dict = {}  # each block's own statements, read once for every reader (closures.own_statements)
     for stmt in body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             reader = FunctionReader(stmt, ref, module, None, local, instances)
@@ -133,7 +134,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
             request_refs |= _request_refs(stmt, facts, ref, reader.body)
             out["functions"][stmt.name]["role"] = hooks.role(stmt, None)
             facts["guards"] = guards.guards(stmt) if facts.get("route") else []
-            _once_facts(facts, stmt, None, ref, module, None, local, instances, hook_names, reader.body)
+            _once_facts(facts, stmt, None, ref, module, None, local, instances, hook_names, reader.body, statements)
             wrapped.record(facts, stmt, ref, instances, False, reader.body)
             service.record(facts, stmt, None, reader.body)  # `forever`: a loop that runs until cancelled
         elif isinstance(stmt, ast.ClassDef):
@@ -143,10 +144,10 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                             | {r for b in stmt.bases if isinstance(b, ast.Subscript)  # RootModel[list[Item]]
                                for r in _annotation_refs(b.slice, ref)})
             out["classes"][stmt.name] = {"line": stmt.lineno, "bases": bases, "fields": fields}
-            types = attr_calls.attr_types(stmt, ref)  # self._manager = Manager(...): for the once judgement
+            types = attr_calls.attr_types(stmt, ref, statements)  # self._manager = Manager(...): for the once judgement
             # what `self._slots` holds, for the methods' readers (`await self._slots.acquire()` takes a slot)
             held = {**instances, **{f"self.{attr}": made for attr, made in types.items()}}
-            annotated = elements.attr_annotations(stmt)  # self._groups: dict[str, Group]: the receivers' classes
+            annotated = elements.attr_annotations(stmt, statements)  # self._groups: dict[str, Group]: the receivers' classes
             read_of_class: dict = {}  # what service.forever reads of the class, once for all its methods
             for inner in _flat(stmt.body):
                 if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -155,7 +156,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                     walked[id(inner)] = reader.body
                     facts["role"] = hooks.role(inner, bases)
                     facts["guards"] = guards.guards(inner) if facts.get("route") else []
-                    _once_facts(facts, inner, bases, ref, module, stmt.name, local, instances, hook_names, reader.body)
+                    _once_facts(facts, inner, bases, ref, module, stmt.name, local, instances, hook_names, reader.body, statements)
                     wrapped.record(facts, inner, ref, instances, True, reader.body)
                     service.record(facts, inner, stmt, reader.body, read_of_class)
                     facts["attr_calls"] = attr_calls.attr_calls(inner, types, reader.body.calls)
@@ -174,11 +175,12 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
     return out
 
 
-def _once_facts(facts: dict, func, bases, ref, module: str, owner, local, instances, hook_names, walked) -> None:
+def _once_facts(facts: dict, func, bases, ref, module: str, owner, local, instances, hook_names, walked,
+                memo: dict) -> None:
     """Add what *func*'s own body shows of code that runs once (``index.closures``): ``once_spans``,
     ``memoized`` (then its role is ``once``) and ``closure_calls`` (*hook_names*: ``hooks.hook_names()``;
-    *walked*: the ``body.walk`` of *func*)."""
-    statements = list(closures._own_statements(func.body))  # one statement walk for both kinds of spans
+    *walked*: the ``body.walk`` of *func*; *memo*: the module's ``closures.own_statements``)."""
+    statements = closures.own_statements(func.body, memo)  # one statement walk for both kinds of spans
     facts["once_spans"] = closures.once_spans(func, statements) + migrations.migration_spans(func, statements)
     facts["memoized"] = closures.memoized(func, bases)
     if facts["memoized"] and facts["role"] is None:
