@@ -184,10 +184,7 @@ class Elements:
     def __init__(self, func, annotations: dict[str, ast.AST], ref: Callable[[ast.AST], str | None],
                  module: str, bound: set[str] | None = None) -> None:
         self.func, self.annotations, self.ref, self.module = func, annotations, ref, module
-        # a name the function never stores has no binding that takes an element (`_binds_by_name` reads
-        # the own code, and the bodies of defs among the body's statements, which *bound* leaves out)
-        self._bound = None if bound is None or any(isinstance(s, (*_FUNCS, ast.ClassDef)) for s in func.body) \
-            else bound
+        self._bound = bound
         self._classes: dict[str, str | None] = {}
         self._reader: _Reader | None = None
         self._reach: bool | None = None
@@ -231,8 +228,11 @@ class Elements:
         if not self.annotations and not any(a.annotation is not None for a in (*args.posonlyargs, *args.args,
                                                                                  *args.kwonlyargs)):
             return None  # no annotated container in reach: no binding can show an element class
-        if self._bound is not None and name not in self._bound:
-            return None  # no binding of its own: taken from elsewhere
+        if self._bound is not None and name not in self._bound and not any(
+                isinstance(s, (*_FUNCS, ast.ClassDef)) for s in self.func.body):
+            # no binding of its own (`_binds_by_name` reads the own code, and the bodies of defs among the
+            # body's statements, which *bound* leaves out): taken from elsewhere
+            return None
         if not self._containers():
             return None  # every binding's element comes from such an annotation: none names a project class
         if self._reader is None:

@@ -12,6 +12,7 @@ Anything else is None: unknown, never assumed to be input.
 from __future__ import annotations
 
 import ast
+import functools
 from typing import Callable
 
 from boundlint import tables
@@ -54,7 +55,6 @@ class FunctionReader:
             tables.table("sleeps"), tables.table("serialisers"), tables.table("client-constructors"))
         args = func.args
         self.params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
-        self.defaults = self._defaults()
         self.body = walk(func, self.params)  # one walk of the body for every question but this reader's own
         # `group = self._groups.get(k)`: the class of a receiver taken out of an annotated container
         self.elements = Elements(func, annotations or {}, ref, module, self.body.bound)
@@ -76,7 +76,9 @@ class FunctionReader:
         self.aliases: dict[str, str] = {}  # users = body.users: local name -> the parameter key it holds, until rebound
         self.size_keys: dict[str, str] = {}  # size = len(json.dumps(body.meta)): local name -> the key it measures
 
-    def _defaults(self) -> dict[str, ast.AST]:
+    @functools.cached_property
+    def defaults(self) -> dict[str, ast.AST]:
+        """Parameter name -> its default expression (read only for routes and stepped ranges)."""
         args = self.func.args
         positional = [*args.posonlyargs, *args.args]
         out = {a.arg: d for a, d in zip(positional[len(positional) - len(args.defaults):], args.defaults)}
