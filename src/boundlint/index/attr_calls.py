@@ -15,9 +15,11 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
-from boundlint.index.closures import _own_statements
+from boundlint.index.body import child_fields
+from boundlint.index.closures import own_statements
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_SKIP = frozenset({*_FUNCS, ast.ClassDef, ast.Lambda, ast.Name, ast.Constant})  # other scopes, and leaves
 
 
 def _self_attr(expr: ast.AST) -> str | None:
@@ -27,9 +29,10 @@ def _self_attr(expr: ast.AST) -> str | None:
     return None
 
 
-def attr_types(cls: ast.ClassDef, ref: Callable[[ast.AST], str | None]) -> dict[str, str]:
+def attr_types(cls: ast.ClassDef, ref: Callable[[ast.AST], str | None], memo: dict | None = None) -> dict[str, str]:
     """``{attribute: class ref}``: what the methods of *cls* set ``self.ATTR`` to, when it is always a call of
-    the same resolvable callee (*ref* resolves a dotted name to a ref, or None)."""
+    the same resolvable callee (*ref* resolves a dotted name to a ref, or None; *memo*: see
+    ``closures.own_statements``)."""
     found: dict[str, set[str]] = {}
     for method in cls.body:
         if not isinstance(method, _FUNCS):
@@ -37,10 +40,11 @@ def attr_types(cls: ast.ClassDef, ref: Callable[[ast.AST], str | None]) -> dict[
         # assignments are statements: no expression walk; a def or class among the method's own
         # statements is read too (a closure that sets `self.X` when it runs)
         inner = [s.body for s in method.body if isinstance(s, (*_FUNCS, ast.ClassDef))]
-        for node in (n for body in (method.body, *inner) for n in _own_statements(body)):
-            if isinstance(node, ast.Assign):
+        for node in (n for body in (method.body, *inner) for n in own_statements(body, memo)):
+            kind = type(node)
+            if kind is ast.Assign:
                 targets, value = node.targets, node.value
-            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            elif kind is ast.AnnAssign and node.value is not None:
                 targets, value = [node.target], node.value
             else:
                 continue
@@ -63,15 +67,22 @@ def attr_calls(func: ast.FunctionDef | ast.AsyncFunctionDef, types: dict[str, st
         return []
     out = []
     stack: list[tuple[ast.AST, bool]] = [(stmt, False) for stmt in func.body]
+    AST, skip = ast.AST, _SKIP
     while stack:
         node, in_while = stack.pop()
-        if isinstance(node, (*_FUNCS, ast.ClassDef, ast.Lambda)):
+        kind = type(node)
+        if kind in skip:
             continue
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if kind is ast.Call and isinstance(node.func, ast.Attribute):
             attr = _self_attr(node.func.value)
             if attr in types:
                 out.append({"ref": f"{types[attr]}.{node.func.attr}", "line": node.lineno, "col": node.col_offset + 1,
                             "loop": {"text": "while", "bounded": False} if in_while else None})
-        inner = in_while or isinstance(node, ast.While)
-        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+        inner = in_while or kind is ast.While
+        for field in child_fields(kind):  # no contexts, operators nor import aliases: they hold no call
+            value = getattr(node, field, None)
+            if type(value) is list:
+                stack.extend([(child, inner) for child in value if isinstance(child, AST)])
+            elif isinstance(value, AST):
+                stack.append((value, inner))
     return sorted(out, key=lambda c: (c["line"], c["col"]))

@@ -13,7 +13,9 @@ cold run, so each node is visited here once rather than once per question.
 - of the function's own code (nested functions, classes and lambdas left out): ``returns``,
   ``yields`` and ``bound`` (names it stores; ``returns``), ``absorbed`` (ids of the calls a
   catch-all ``try`` stops, see ``shapes.absorbs``) and ``awaits_other`` (``async with`` / ``async for``
-  / an ``await`` of no call / an async comprehension; ``shapes.pool_facts``).
+  / an ``await`` of no call / an async comprehension; ``shapes.pool_facts``) and ``whiles`` (a ``while``
+  loop; ``service``);
+- ``defines``: a ``def`` anywhere under the body (``closures.closure_calls`` has nothing to read without).
 
 ``closures`` still walks the bodies of functions that define functions: it enters a ``def`` among
 the statements it starts from, which this walk does not.
@@ -32,6 +34,9 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _NOT_CHILDREN = frozenset({"ctx", "op", "ops", "names", "name", "id", "attr", "arg", "asname", "module", "level",
                            "kind", "type_comment", "is_async", "conversion", "lineno", "col_offset"})
 _FIELDS: dict[type, tuple[str, ...]] = {}
+# the node types ``walk`` notes something of, besides calls, attributes and keywords
+_SPECIAL = frozenset({ast.arg, *_SCOPES, ast.Return, ast.Yield, ast.YieldFrom, ast.Try, ast.AsyncWith, ast.AsyncFor,
+                      ast.Await, ast.comprehension, ast.While})
 
 
 def child_fields(kind: type) -> tuple[str, ...]:
@@ -46,7 +51,7 @@ class Body:
     """What ``walk`` found under one function's body (see the module doc)."""
 
     __slots__ = ("names", "up", "calls", "hook_calls", "classes", "returns", "yields", "bound", "absorbed",
-                 "awaits_other")
+                 "awaits_other", "defines", "whiles")
 
     def __init__(self) -> None:
         self.names: list[tuple[ast.Name, ast.AST | None]] = []
@@ -59,6 +64,8 @@ class Body:
         self.bound: set[str] = set()
         self.absorbed: set[int] = set()
         self.awaits_other = False
+        self.defines = False
+        self.whiles = False
 
 
 def walk(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str]) -> Body:
@@ -68,6 +75,7 @@ def walk(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str]) -> Bod
     names, up, calls, hook_calls = out.names, out.up, out.calls, out.hook_calls
     wanted = set(params)
     Name, Call, Attribute, keyword, AST = ast.Name, ast.Call, ast.Attribute, ast.keyword, ast.AST
+    Constant, Store, bound = ast.Constant, ast.Store, out.bound
     queue: list[tuple[ast.AST, ast.AST | None, int]] = []
     i = 0
     for stmt in func.body:
@@ -76,13 +84,6 @@ def walk(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str]) -> Bod
             node, parent, state = queue[i]
             i += 1
             kind = type(node)
-            if kind is Name:
-                names.append((node, parent))
-                if not state & _NESTED and type(node.ctx) is ast.Store:
-                    out.bound.add(node.id)
-                continue
-            if kind is ast.Constant:
-                continue
             special, special_state = None, state
             if kind is Call:
                 calls.append(node)
@@ -94,9 +95,13 @@ def walk(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str]) -> Bod
                 value = node.value
                 if type(value) is Name and value.id in wanted:
                     up[id(node)] = parent
+            elif kind not in _SPECIAL:  # most nodes: nothing to note but their children
+                pass
             elif kind is ast.arg:
                 state |= _IN_ARG  # hooks.links reads no parameter's annotation
             elif kind in _SCOPES:
+                if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+                    out.defines = True
                 if kind is ast.ClassDef and not state & _IN_CLASS:
                     out.classes.append(node)
                     state |= _IN_CLASS
@@ -117,13 +122,21 @@ def walk(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str]) -> Bod
                         out.awaits_other = True
                 elif kind is ast.comprehension and node.is_async:
                     out.awaits_other = True
+                elif kind is ast.While:
+                    out.whiles = True
+            # a name is recorded as it is queued (the queue is first in, first out: the same order as
+            # when dequeued), so names and constants, leaves, never enter the queue
             for field in _FIELDS.get(kind) or child_fields(kind):
                 value = getattr(node, field, None)
                 if value is None:
                     continue
                 at = special_state if field == special else state
-                if type(value) is list:
-                    queue.extend([(child, node, at) for child in value if isinstance(child, AST)])
-                elif isinstance(value, AST):
-                    queue.append((value, node, at))
+                for child in value if type(value) is list else (value,):
+                    ck = type(child)
+                    if ck is Name:
+                        names.append((child, node))
+                        if not at & _NESTED and type(child.ctx) is Store:
+                            bound.add(child.id)
+                    elif ck is not Constant and isinstance(child, AST):
+                        queue.append((child, node, at))
     return out

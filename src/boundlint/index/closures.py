@@ -17,21 +17,32 @@ from __future__ import annotations
 import ast
 from typing import Callable, Iterator
 
+from boundlint.index.body import _FIELDS, child_fields
 from boundlint.index.shapes import dotted
 
 _MEMO_DECORATORS = frozenset({"cache", "lru_cache"})
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_SCOPES = frozenset({*_FUNCS, ast.ClassDef, ast.Lambda})
 
 
 def _own_nodes(stmts: list[ast.stmt]) -> Iterator[ast.AST]:
-    """Every node under *stmts*, not entering nested functions, classes or lambdas."""
+    """Every node under *stmts* that may hold a name, a call or a statement (``body.child_fields``: no
+    contexts, operators or import aliases), not entering nested functions, classes or lambdas below
+    *stmts* (a ``def`` among *stmts* itself is entered).  Children are visited last first, as they
+    were when this walked ``ast.iter_child_nodes``."""
     stack: list[ast.AST] = list(reversed(stmts))
+    fields, scopes, AST = _FIELDS, _SCOPES, ast.AST
     while stack:
         node = stack.pop()
         yield node
-        for child in ast.iter_child_nodes(node):
-            if not isinstance(child, (*_FUNCS, ast.ClassDef, ast.Lambda)):
-                stack.append(child)
+        kind = type(node)
+        found = fields.get(kind)
+        for field in found if found is not None else child_fields(kind):
+            value = getattr(node, field, None)
+            if type(value) is list:
+                stack.extend([child for child in value if isinstance(child, AST) and type(child) not in scopes])
+            elif isinstance(value, AST) and type(value) not in scopes:
+                stack.append(value)
 
 
 def _own_statements(stmts: list[ast.stmt]) -> Iterator[ast.AST]:
@@ -39,15 +50,38 @@ def _own_statements(stmts: list[ast.stmt]) -> Iterator[ast.AST]:
     nested functions or classes: what ``_own_nodes`` yields that a statement search can match, without
     walking expressions (the index reads every function, so this is on the cold path)."""
     stack: list[ast.AST] = list(reversed(stmts))
+    blocks = _BLOCKS
     while stack:
         node = stack.pop()
         yield node
-        if isinstance(node, (*_FUNCS, ast.ClassDef)):
-            continue
-        for field in ("cases", "handlers", "finalbody", "orelse", "body"):
-            inner = getattr(node, field, None)
-            if isinstance(inner, list):
-                stack.extend(reversed(inner))
+        kind = type(node)
+        found = blocks.get(kind)
+        if found is None:
+            found = blocks[kind] = _block_fields(kind)
+        for field in found:
+            stack.extend(reversed(getattr(node, field)))
+
+
+_BLOCKS: dict[type, tuple[str, ...]] = {}
+
+
+def own_statements(stmts: list[ast.stmt], memo: dict | None = None) -> list[ast.AST]:
+    """``_own_statements(stmts)`` as a list, remembered in *memo* by the block's identity when given (one
+    module's readers ask for the same methods' statements: the block lives as long as its tree)."""
+    if memo is None:
+        return list(_own_statements(stmts))
+    found = memo.get(id(stmts))
+    if found is None:
+        found = memo[id(stmts)] = list(_own_statements(stmts))
+    return found
+
+
+def _block_fields(kind: type) -> tuple[str, ...]:
+    """The fields of the node type *kind* that hold statements (or handlers, match cases), in the order
+    ``_own_statements`` stacks them; none for a function or class (not entered) and for expressions."""
+    if issubclass(kind, (*_FUNCS, ast.ClassDef)) or not issubclass(kind, (ast.stmt, ast.excepthandler, ast.match_case)):
+        return ()
+    return tuple(f for f in ("cases", "handlers", "finalbody", "orelse", "body") if f in kind._fields)
 
 
 def _sets(stmts: list[ast.stmt], flag: str, truth: bool) -> bool:
@@ -74,7 +108,7 @@ def _stops(node: ast.If) -> bool:
             and (isinstance(body[0], ast.Raise) or _ends(body)))
 
 
-def once_spans(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[list]:
+def once_spans(func: ast.FunctionDef | ast.AsyncFunctionDef, statements: list | None = None) -> list[list]:
     """``[[first line, last line, flag], ...]``: the statements of *func* that run only on its first call.
 
     Three shapes, the flag a name or attribute (``self._started``, a module global):
@@ -84,7 +118,7 @@ def once_spans(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[list]:
     guard: once per time something sets the flag; marked ``"stop"`` as a 4th element, and not when the
     function sets the flag true too).  A flag the function
     also sets false is a reentrancy guard, not a once-flag; one reset elsewhere lets the code run again,
-    but once per reset, not per item.
+    but once per reset, not per item.  *statements*: ``_own_statements`` of its body, when the caller has them.
     """
     spans = []
     body = func.body
@@ -98,7 +132,7 @@ def once_spans(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[list]:
             flag = dotted(stmt.test.operand)  # `if not self.started: raise` then `self.started = False`
             if flag and _sets(body[i + 1:], flag, False) and not _sets_true(body, flag):
                 spans.append([body[i + 1].lineno, body[-1].end_lineno, flag, "stop"])
-    for node in _own_statements(body):
+    for node in _own_statements(body) if statements is None else statements:
         if isinstance(node, ast.If) and isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not):
             flag = dotted(node.test.operand)
             if flag and _sets_true(node.body, flag) and not resets(flag):

@@ -18,15 +18,15 @@ import ast
 from typing import Callable
 
 from boundlint.facts.containers import KEY, MAPPINGS, SEQUENCES, UNWRAP as _UNWRAP, VALUE, WRAPPERS as _WRAPPERS
-from boundlint.index.closures import _own_nodes, _own_statements
+from boundlint.index.closures import _own_nodes, own_statements
 from boundlint.index.shapes import dotted as _dotted
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def attr_annotations(cls: ast.ClassDef) -> dict[str, ast.AST]:
+def attr_annotations(cls: ast.ClassDef, memo: dict | None = None) -> dict[str, ast.AST]:
     """``{attribute: annotation}`` for ``self.attr: T`` in the methods of *cls* and ``attr: T`` in its
-    body; an attribute annotated twice differently is left out."""
+    body; an attribute annotated twice differently is left out (*memo*: see ``closures.own_statements``)."""
     found: dict[str, dict[str, ast.AST]] = {}
     for stmt in cls.body:
         if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
@@ -35,7 +35,7 @@ def attr_annotations(cls: ast.ClassDef) -> dict[str, ast.AST]:
             # statements only (an annotation is one), as `_own_nodes` reads them: a def among the
             # method's own statements is entered too
             starts = [stmt.body, *(d.body for d in stmt.body if isinstance(d, _FUNCS))]
-            for node in (n for body in starts for n in _own_statements(body)):
+            for node in (n for body in starts for n in own_statements(body, memo)):
                 if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Attribute) \
                         and _dotted(node.target) == f"self.{node.target.attr}":
                     found.setdefault(node.target.attr, {})[ast.dump(node.annotation)] = node.annotation
@@ -178,13 +178,16 @@ class Elements:
     """The element classes of one function's local receivers, each name read once.
 
     *func* is the ``def`` read; *annotations* the enclosing class's (``attr_annotations``, empty
-    outside a class); *ref* resolves a dotted name to a ref; *module* is the module's dotted name."""
+    outside a class); *ref* resolves a dotted name to a ref; *module* is the module's dotted name;
+    *bound*, when known, the names *func*'s own code stores (``body.Body.bound``)."""
 
     def __init__(self, func, annotations: dict[str, ast.AST], ref: Callable[[ast.AST], str | None],
-                 module: str) -> None:
+                 module: str, bound: set[str] | None = None) -> None:
         self.func, self.annotations, self.ref, self.module = func, annotations, ref, module
+        self._bound = bound
         self._classes: dict[str, str | None] = {}
         self._reader: _Reader | None = None
+        self._reach: bool | None = None
 
     def method(self, call_func: ast.AST) -> str | None:
         """``"pkg.mod.Group.stop"`` when *call_func* is ``name.stop`` and every binding of the local
@@ -198,18 +201,43 @@ class Elements:
         made = self._classes[name]
         return f"{made}.{call_func.attr}" if made is not None else None
 
+    def _containers(self) -> bool:
+        """Whether an annotation in reach (the class's attributes, the parameters) names as a container's
+        element a class of this project: every element a binding shows is one of those; True when one
+        cannot be read (the full reading then decides)."""
+        if self._reach is None:
+            args = self.func.args
+            notes = [*self.annotations.values(),
+                     *(a.annotation for a in (*args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None)]
+            try:
+                self._reach = any(self._project_class(element(n, part)) is not None for n in notes for part in (VALUE, KEY))
+            except Exception:  # an odd annotation (`Optional[()]`): leave it to the full reading
+                self._reach = True
+        return self._reach
+
+    def _project_class(self, found: ast.AST | None) -> str | None:
+        """The ref of the element annotation *found* when it names a class of this project, else None."""
+        made = self.ref(found) if isinstance(found, (ast.Name, ast.Attribute)) else None
+        last = (made or "").rsplit(".", 1)[-1]
+        if made is None or made.split(".", 1)[0] != self.module.split(".", 1)[0] or not last.lstrip("_")[:1].isupper():
+            return None
+        return made
+
     def _class(self, name: str) -> str | None:
         args = self.func.args
         if not self.annotations and not any(a.annotation is not None for a in (*args.posonlyargs, *args.args,
                                                                                  *args.kwonlyargs)):
             return None  # no annotated container in reach: no binding can show an element class
+        if self._bound is not None and name not in self._bound and not any(
+                isinstance(s, (*_FUNCS, ast.ClassDef)) for s in self.func.body):
+            # no binding of its own (`_binds_by_name` reads the own code, and the bodies of defs among the
+            # body's statements, which *bound* leaves out): taken from elsewhere
+            return None
+        if not self._containers():
+            return None  # every binding's element comes from such an annotation: none names a project class
         if self._reader is None:
             self._reader = _Reader(self.func, self.annotations)
         found = self._reader.bindings(name)
         if not found or any(f is None for f in found) or len({ast.dump(f) for f in found}) != 1:
             return None
-        made = self.ref(found[0]) if isinstance(found[0], (ast.Name, ast.Attribute)) else None
-        last = (made or "").rsplit(".", 1)[-1]
-        if made is None or made.split(".", 1)[0] != self.module.split(".", 1)[0] or not last.lstrip("_")[:1].isupper():
-            return None
-        return made
+        return self._project_class(found[0])

@@ -22,6 +22,7 @@ from typing import Callable
 
 from boundlint import tables
 from boundlint.facts.roles import ONCE, role_of
+from boundlint.index.body import child_fields
 from boundlint.index.reader import _WORKER_METHODS
 from boundlint.index.shapes import dotted
 
@@ -40,7 +41,8 @@ def role(func: ast.FunctionDef | ast.AsyncFunctionDef, bases: list[str] | None) 
     """``once``, ``entry``, ``request``, ``worker`` or None for the ``def`` *func* (*bases*: its class's
     base refs, None for a plain function)."""
     names = [dotted(d.func if isinstance(d, ast.Call) else d) or "" for d in func.decorator_list]
-    text = " ".join(ast.unparse(d) for d in func.decorator_list)
+    # a plain dotted name unparses to itself: only other decorators (calls) need the unparser
+    text = " ".join(n if type(d) is not ast.Call and n else ast.unparse(d) for d, n in zip(func.decorator_list, names))
     short = None if bases is None else {b.rsplit(".", 1)[-1] for b in bases}
     found = role_of(names, text, func.name, short)
     entries = tables.table("entry-points")
@@ -57,41 +59,43 @@ def links(tree: ast.Module, ref: Callable[[ast.AST], str | None], module: str,
     own name; *walked*: id of a ``def`` -> the ``body.walk`` of its body, whose calls are taken from it).
     A function handed to an executor's ``submit`` / ``map`` is neither: the reader records that as a call."""
     hook_names = _hook_names()
+    registrars = tables.table("hook-registrars")
     hooks: set[str] = set()
     passed: set[str] = set()
-    for owner, node in _calls(tree, walked or {}):
-        def named(expr: ast.AST) -> list[str]:
-            items = expr.elts if isinstance(expr, (ast.List, ast.Tuple, ast.Set)) else [expr]
-            out = []
-            for item in items:
-                name = dotted(item) if isinstance(item, (ast.Name, ast.Attribute)) else None
-                if name is None:
-                    continue
-                head, _, rest = name.partition(".")
-                found = f"{module}.{owner}.{rest}" if head in ("self", "cls") and owner and rest else ref(item)
-                if found is not None:
-                    out.append(found)
-            return out
 
+    def named(expr: ast.AST, owner: str | None) -> list[str]:
+        items = expr.elts if isinstance(expr, (ast.List, ast.Tuple, ast.Set)) else [expr]
+        out = []
+        for item in items:
+            name = dotted(item) if isinstance(item, (ast.Name, ast.Attribute)) else None
+            if name is None:
+                continue
+            head, _, rest = name.partition(".")
+            found = f"{module}.{owner}.{rest}" if head in ("self", "cls") and owner and rest else ref(item)
+            if found is not None:
+                out.append(found)
+        return out
+
+    for owner, node in _calls(tree, walked or {}):
         func = node.func
         strings = {a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)}
         for kw in node.keywords:
-            (hooks if kw.arg in hook_names else passed).update(named(kw.value))
+            (hooks if kw.arg in hook_names else passed).update(named(kw.value, owner))
         hooked = (bool(strings & hook_names)  # add_event_handler("startup", f)
                   or isinstance(func, ast.Attribute) and func.attr in ("append", "extend", "add")
                   and (dotted(func.value) or "").rsplit(".", 1)[-1] in hook_names)  # app.on_startup.append(f)
-        registrar = isinstance(func, ast.Attribute) and func.attr in tables.table("hook-registrars")
+        registrar = isinstance(func, ast.Attribute) and func.attr in registrars
         if isinstance(func, ast.Call) and {a.value for a in func.args if isinstance(a, ast.Constant)} & hook_names:
-            hooks.update(r for a in node.args for r in named(a))  # app.on_event("startup")(f)
+            hooks.update(r for a in node.args for r in named(a, owner))  # app.on_event("startup")(f)
             continue
         for at, arg in enumerate(node.args):
             if registrar:  # app.before_server_start(partial(app._start_servers, apps=apps))
                 target = _unwrapped(arg)
-                hooks.update(named(target) or _sibling(target, owner, tree, module))
+                hooks.update(named(target, owner) or _sibling(target, owner, tree, module))
                 continue
             if not hooked and at == _worker_position(func):
                 continue  # executor.submit(f, x): one run per call, recorded as a call by the reader
-            (hooks if hooked else passed).update(named(arg))
+            (hooks if hooked else passed).update(named(arg, owner))
     return sorted(hooks), sorted(passed)  # a hook also handed elsewhere (a route) is in both
 
 
@@ -123,21 +127,23 @@ def _worker_position(func: ast.AST) -> int | None:
     return None
 
 
-_LEAVES = (ast.Name, ast.Constant, ast.expr_context, ast.alias, ast.arg, ast.operator, ast.cmpop, ast.unaryop,
-           ast.boolop)
+# children that hold no call: names, constants and parameters (whose annotations register nothing)
+_LEAVES = frozenset({ast.Name, ast.Constant, ast.arg})
 
 
 def _calls(tree: ast.Module, walked: dict):
     """``(enclosing class name or None, call)`` for every call with arguments in *tree* (decorators
     included); the body of a ``def`` in *walked* is not walked again (see ``links``)."""
     stack: list[tuple[str | None, ast.AST]] = [(None, tree)]
+    Call, ClassDef, AST, leaves = ast.Call, ast.ClassDef, ast.AST, _LEAVES
     while stack:
         owner, node = stack.pop()
-        fields = node._fields
-        if isinstance(node, ast.Call):
+        kind = type(node)
+        fields = child_fields(kind)  # no contexts, operators nor import aliases: they hold no call
+        if kind is Call:
             if node.args or node.keywords:
                 yield owner, node
-        elif isinstance(node, ast.ClassDef):
+        elif kind is ClassDef:
             owner = node.name
         elif id(node) in walked:
             body = walked[id(node)]
@@ -147,7 +153,7 @@ def _calls(tree: ast.Module, walked: dict):
             fields = tuple(f for f in fields if f != "body")
         for field in fields:  # the children, skipping leaves that hold no call
             value = getattr(node, field, None)
-            if isinstance(value, list):
-                stack.extend((owner, v) for v in value if isinstance(v, ast.AST) and not isinstance(v, _LEAVES))
-            elif isinstance(value, ast.AST) and not isinstance(value, _LEAVES):
+            if type(value) is list:
+                stack.extend([(owner, v) for v in value if type(v) not in leaves and isinstance(v, AST)])
+            elif type(value) not in leaves and isinstance(value, AST):
                 stack.append((owner, value))

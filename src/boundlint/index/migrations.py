@@ -27,12 +27,12 @@ def migration_flag(name: str | None) -> bool:
     return not tables.table("migration-flags").isdisjoint(words)
 
 
-def migration_spans(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[list]:
+def migration_spans(func: ast.FunctionDef | ast.AsyncFunctionDef, statements: list | None = None) -> list[list]:
     """``[[first line, last line, flag, "migrations"], ...]``: the bodies of ``if FLAG:`` in *func*
     (nested functions and classes aside) whose plain name or attribute test is a migrations flag; not
-    their ``else``."""
+    their ``else`` (*statements*: ``closures._own_statements`` of its body, when the caller has them)."""
     spans = []
-    for node in _own_statements(func.body):
+    for node in _own_statements(func.body) if statements is None else statements:
         if isinstance(node, ast.If) and isinstance(node.test, (ast.Name, ast.Attribute)):
             flag = dotted(node.test)
             if migration_flag(flag):

@@ -12,23 +12,25 @@ Anything else is None: unknown, never assumed to be input.
 from __future__ import annotations
 
 import ast
+import functools
 from typing import Callable
 
 from boundlint import tables
 from boundlint.facts.calls import STDLIB
 from boundlint.index import flags, local_binds
-from boundlint.index.body import child_fields, walk
+from boundlint.index.body import _FIELDS, child_fields, walk
 from boundlint.index.returns import returned
 from boundlint.index.elements import Elements
 from boundlint.index.checks import _rejected_keys, _terminates, measured_key, param_reads, reads_raw_body
 from boundlint.index.shapes import (
     built_here, own_method, test_module,
     _failover, _is_const, _is_const_batch, _paced, _shares_pool, _short_sleep, _short_text, dotted,
-    handed_calls, model_dependency, pool_facts, record_dependency, record_pool,
+    handed_calls, model_dependency, pool_facts, record_dependency, record_pool, type_refs,
 )
 from boundlint.tables.defaults import LIMITER_WORDS, SLOT_GRABS
 
 _LEAVES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del})
+_COMPREHENSIONS = frozenset({ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp})
 _CACHE_DECORATORS = frozenset({"lru_cache", "cache", "cached", "cached_property", "alru_cache", "memoize"})
 _GRPC_CONTEXTS = frozenset({"context", "ctx", "_context"})
 
@@ -45,13 +47,17 @@ class FunctionReader:
                  module: str, owner: str | None, local: set[str], instances: dict[str, str] | None = None,
                  bases: tuple[str, ...] = (), annotations: dict[str, ast.AST] | None = None) -> None:
         self.func, self.ref, self.module, self.owner = func, ref, module, owner
-        self.elements = Elements(func, annotations or {}, ref, module)  # `group = self._groups.get(k)`
         self.instances = instances or {}
         self.bases = bases
+        self._test_code = test_module(module)  # test code builds models to send them: none is filled
+        # the tables each call is matched against, looked up once per function
+        self._sleeps, self._serialisers, self._constructors = (
+            tables.table("sleeps"), tables.table("serialisers"), tables.table("client-constructors"))
         args = func.args
         self.params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
-        self.defaults = self._defaults()
         self.body = walk(func, self.params)  # one walk of the body for every question but this reader's own
+        # `group = self._groups.get(k)`: the class of a receiver taken out of an annotated container
+        self.elements = Elements(func, annotations or {}, ref, module, self.body.bound)
         self.free = frozenset(self.params) - self.body.bound  # parameters whose tests say what a caller passed
         self.when: list = []  # the `[parameter, condition]` pairs the branches around the current statement need
         self.binds: dict[str, dict] = {}
@@ -70,7 +76,9 @@ class FunctionReader:
         self.aliases: dict[str, str] = {}  # users = body.users: local name -> the parameter key it holds, until rebound
         self.size_keys: dict[str, str] = {}  # size = len(json.dumps(body.meta)): local name -> the key it measures
 
-    def _defaults(self) -> dict[str, ast.AST]:
+    @functools.cached_property
+    def defaults(self) -> dict[str, ast.AST]:
+        """Parameter name -> its default expression (read only for routes and stepped ranges)."""
         args = self.func.args
         positional = [*args.posonlyargs, *args.args]
         out = {a.arg: d for a, d in zip(positional[len(positional) - len(args.defaults):], args.defaults)}
@@ -170,7 +178,7 @@ class FunctionReader:
                 self.out["route"] = f"{deco.func.attr.upper()} {path}".strip()
                 for kw in deco.keywords:
                     if kw.arg in ("response_model", "response"):
-                        self.out["outputs"].extend(self._type_refs(kw.value))
+                        self.out["outputs"].extend(type_refs(kw.value, self.ref))
                 break
         if self.out["route"] is None and self.owner is not None and any(b.endswith("Servicer") for b in self.bases):
             if len(self.params) == 3 and self.params[2] in _GRPC_CONTEXTS and not self.func.name.startswith("_"):
@@ -180,7 +188,7 @@ class FunctionReader:
         if self.out["route"] is None:
             return
         if self.func.returns is not None:
-            self.out["outputs"].extend(self._type_refs(self.func.returns))
+            self.out["outputs"].extend(type_refs(self.func.returns, self.ref))
         markers = tables.table("dependency-markers")
         used = {n.id for n, _ in self.body.names}
         args = self.func.args
@@ -189,7 +197,7 @@ class FunctionReader:
                 continue
             default = self.defaults.get(arg.arg)
             injected = isinstance(default, ast.Call) and (dotted(default.func) or "").rsplit(".", 1)[-1] in markers
-            refs = self._type_refs(arg.annotation) if arg.annotation is not None else []
+            refs = type_refs(arg.annotation, self.ref) if arg.annotation is not None else []
             if injected and model_dependency(default):  # `q: Search = Depends()`, `Depends(Search)`: the query is input
                 injected = False
                 refs += [r for r in map(self.ref, default.args[:1]) if r is not None and r not in refs]
@@ -200,19 +208,6 @@ class FunctionReader:
                     injected = True
             if not injected and arg.arg in used:  # a parameter the handler never reads drives no work
                 self.out["inputs"].append([arg.arg, refs])
-
-    def _type_refs(self, expr: ast.AST) -> list[str]:
-        out = []
-        for node in ast.walk(expr):
-            if isinstance(node, (ast.Name, ast.Attribute)):
-                r = self.ref(node)
-                if r is not None and r not in out:
-                    out.append(r)
-            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
-                r = self.ref(ast.Name(node.value))
-                if r is not None and r not in out:
-                    out.append(r)
-        return out
 
     def _statements(self, body: list[ast.stmt], loop: dict | None, when: list = ()) -> None:
         depth = len(self.when)
@@ -310,8 +305,8 @@ class FunctionReader:
                     self._statement(child, loop)
                 elif isinstance(child, ast.excepthandler):
                     self._statements(child.body, loop)
-                elif isinstance(child, ast.expr):
-                    self._exprs(child, loop)
+                elif type(child) is not ast.Name and type(child) is not ast.Constant and isinstance(child, ast.expr):
+                    self._exprs(child, loop)  # a name or a constant holds no call
 
     def _measured(self, expr: ast.AST, key: bool = False) -> str | None:
         """The parameter whose size ``len(...)`` of *expr* measures (``len(json.dumps(params).encode())``), else None;
@@ -381,11 +376,13 @@ class FunctionReader:
 
     def _exprs(self, expr: ast.AST, loop: dict | None) -> None:
         stack = [expr]
+        fields, leaves, AST = _FIELDS, _LEAVES, ast.AST
         while stack:
             node = stack.pop()
-            if isinstance(node, (ast.Lambda,)):
+            kind = type(node)
+            if kind is ast.Lambda:
                 continue
-            if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            if kind in _COMPREHENSIONS:
                 gen = node.generators[0]
                 stack.append(gen.iter)
                 inner = self._loop(gen.iter, node.lineno)
@@ -393,20 +390,21 @@ class FunctionReader:
                     inner["via"] = self._gathered[id(node)]  # gather(*(fetch(u) for u in urls)): concurrent
                 if isinstance(gen.target, ast.Name):
                     self.loop_vars[gen.target.id] = {"item": inner["src"]}
-                for part in ([node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]):
+                for part in ([node.key, node.value] if kind is ast.DictComp else [node.elt]):
                     self._exprs(part, inner)
                 for extra in node.generators[1:]:
                     self._exprs(extra.iter, inner)
                 continue
-            if isinstance(node, ast.Await) and isinstance(node.value, ast.Call):
-                self.awaited.add(id(node.value))
-            if isinstance(node, ast.Call):
+            if kind is ast.Call:
                 self._call(node, loop)
-            for name in node._fields:  # children, skipping the leaves that hold no call
+            elif kind is ast.Await and type(node.value) is ast.Call:
+                self.awaited.add(id(node.value))
+            found = fields.get(kind)
+            for name in found if found is not None else child_fields(kind):  # children, skipping leaves
                 value = getattr(node, name, None)
-                if isinstance(value, list):
-                    stack.extend(v for v in value if isinstance(v, ast.AST) and type(v) not in _LEAVES)
-                elif isinstance(value, ast.AST) and type(value) not in _LEAVES:
+                if type(value) is list:
+                    stack.extend([v for v in value if isinstance(v, AST) and type(v) not in leaves])
+                elif isinstance(value, AST) and type(value) not in leaves:
                     stack.append(value)
 
     def _call(self, call: ast.Call, loop: dict | None) -> None:
@@ -414,13 +412,13 @@ class FunctionReader:
         name = dotted(func) or ""
         short = name.rsplit(".", 1)[-1]
         made = self.ref(func) or own_method(func, self.module, self.owner, self.bases) or self.elements.method(func)
-        if (made in tables.table("sleeps") or short in ("sleep", "backoff", "_backoff", "wait_backoff")) and not _short_sleep(call):
+        if (made in self._sleeps or short in ("sleep", "backoff", "_backoff", "wait_backoff")) and not _short_sleep(call):
             self.out["pauses"] = True
-        if isinstance(func, ast.Attribute) and func.attr in tables.table("serialisers") and isinstance(func.value, ast.Call):
+        if isinstance(func, ast.Attribute) and func.attr in self._serialisers and isinstance(func.value, ast.Call):
             made_here = self.ref(func.value.func)  # Payload(...).model_dump(): the module builds and sends it
             if made_here is not None and made_here not in self.out["built"]:
                 self.out["built"].append(made_here)
-        built = built_here(call, made, self.ref) if not test_module(self.module) else None
+        built = built_here(call, made, self.ref) if not self._test_code else None
         if built is not None and self._handed is None:
             self._handed = handed_calls(self.body.calls)
         if built is not None and id(call) not in self._handed:
@@ -429,7 +427,7 @@ class FunctionReader:
             receiver = dotted(func.value)
             if receiver and self._limiter_name(receiver):
                 self.out["limiter"] = self.out["limiter"] or receiver
-        if made is not None and made in tables.table("client-constructors") and not _shares_pool(call):
+        if made is not None and made in self._constructors and not _shares_pool(call):
             self.out["clients"].append([made, call.lineno, call.col_offset + 1])
         if _is_const_batch(call, self):
             self.out["batches"] = self.out["batches"] or "fixed-size batches"

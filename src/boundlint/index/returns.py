@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import ast
 
-from boundlint.index.body import child_fields
+from boundlint.index.body import _FIELDS, child_fields
 
 HANDFUL = 8
+_SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
 # Calls that hand back (a copy or filter of) their first argument, never more items than it has.
 _COPIES = frozenset({"list", "tuple", "set", "frozenset", "sorted", "reversed", "fromkeys", "filter"})
 
@@ -59,27 +60,41 @@ def _returns(func: ast.AST, body=None) -> tuple[list[ast.Return], bool, set[str]
     out: list[ast.Return] = []
     yields = False
     bound: set[str] = set()
-    stack = list(ast.iter_child_nodes(func))
+    fields = child_fields(type(func))
     if body is not None:  # the body's statements were walked: only its decorators, arguments and annotation are left
-        statements = {id(stmt) for stmt in func.body}  # type: ignore[attr-defined]
-        stack = [node for node in stack if id(node) not in statements]
+        fields = tuple(f for f in fields if f != "body")
         out, yields, bound = list(body.returns), body.yields, set(body.bound)
+    stack: list[ast.AST] = []
+    for field in fields:
+        value = getattr(func, field, None)
+        if type(value) is list:
+            stack.extend(child for child in value if isinstance(child, ast.AST))
+        elif isinstance(value, ast.AST):
+            stack.append(value)
+    AST, Name, Store, Constant = ast.AST, ast.Name, ast.Store, ast.Constant
     while stack:
         node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+        kind = type(node)
+        if kind is Name:
+            if type(node.ctx) is Store:
+                bound.add(node.id)
             continue
-        if isinstance(node, ast.Return):
+        if kind in _SCOPES:
+            continue
+        if kind is ast.Return:
             out.append(node)
-        elif isinstance(node, (ast.Yield, ast.YieldFrom)):
+        elif kind is ast.Yield or kind is ast.YieldFrom:
             yields = True
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            bound.add(node.id)
-        for field in child_fields(type(node)):  # ast.iter_child_nodes, without its generators
+        found = _FIELDS.get(kind)
+        for field in found if found is not None else child_fields(kind):  # ast.iter_child_nodes, without its generators
             value = getattr(node, field, None)
-            if type(value) is list:
-                stack.extend(child for child in value if isinstance(child, ast.AST))
-            elif isinstance(value, ast.AST):
-                stack.append(value)
+            for child in value if type(value) is list else (value,):
+                ck = type(child)
+                if ck is Name:  # a leaf: read here rather than stacked
+                    if type(child.ctx) is Store:
+                        bound.add(child.id)
+                elif ck is not Constant and isinstance(child, AST):
+                    stack.append(child)
     return out, yields, bound
 
 
@@ -157,6 +172,8 @@ def _subset(func: ast.AST, found: list[ast.Return], params: list[str]) -> str | 
 def returned(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str], body=None) -> dict | None:
     """See the module doc: ``{"fixed": n}``, ``{"param": name}`` or None for the function *func*
     whose parameter names are *params* (*body*: its ``body.walk``, when the caller has it)."""
+    if body is not None and not body.returns:
+        return None  # a return is a statement: none in its decorators or arguments either
     found, yields, bound = _returns(func, body)
     if yields or not found:
         return None

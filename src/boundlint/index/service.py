@@ -135,10 +135,11 @@ def _exits(node: ast.AST, names: set[str], when: list, depth: int, out: list) ->
                if isinstance(child, _BLOCKS))
 
 
-def forever(func: ast.FunctionDef | ast.AsyncFunctionDef, cls: ast.ClassDef | None) -> list | None:
+def forever(func: ast.FunctionDef | ast.AsyncFunctionDef, cls: ast.ClassDef | None, memo: dict | None = None) -> list | None:
     """The conditions under which *func* returns when it otherwise runs until cancelled (``[]``: never);
-    None when it is no such loop.  *cls*: the class of a method, else None."""
-    memo: dict = {}
+    None when it is no such loop.  *cls*: the class of a method, else None; *memo*: what is read of *cls*
+    (its flags), shared by its methods."""
+    memo = {} if memo is None else memo
     before: list = []
     loop = _top_loop(func.body, cls, memo, before)
     if loop is None:
@@ -155,9 +156,14 @@ def forever(func: ast.FunctionDef | ast.AsyncFunctionDef, cls: ast.ClassDef | No
     return out
 
 
-def record(facts: dict, func: ast.FunctionDef | ast.AsyncFunctionDef, cls: ast.ClassDef | None) -> None:
-    """Add ``forever`` to the summary *facts* of *func* when it runs until cancelled (see the module doc)."""
-    found = forever(func, cls)
+def record(facts: dict, func: ast.FunctionDef | ast.AsyncFunctionDef, cls: ast.ClassDef | None, body=None,
+           memo: dict | None = None) -> None:
+    """Add ``forever`` to the summary *facts* of *func* when it runs until cancelled (see the module doc);
+    *body*: the ``body.walk`` of *func*, when the caller has it (no ``while`` of its own: no such loop);
+    *memo*: one dict per class, for ``forever``."""
+    if body is not None and not body.whiles:
+        return
+    found = forever(func, cls, memo)
     if found is not None:
         facts["forever"] = found
 

@@ -10,14 +10,22 @@ from boundlint.facts import calls
 
 def dotted(node: ast.AST) -> str | None:
     """``a.b.c`` for a Name/Attribute chain, else None."""
+    kind = type(node)
+    if kind is _Name:  # the most common case, asked for every call and loop the index reads
+        return node.id
+    if kind is not _Attribute:
+        return None
     parts: list[str] = []
-    while isinstance(node, ast.Attribute):
+    while type(node) is _Attribute:
         parts.append(node.attr)
         node = node.value
-    if isinstance(node, ast.Name):
+    if type(node) is _Name:
         parts.append(node.id)
         return ".".join(reversed(parts))
     return None
+
+
+_Name, _Attribute = ast.Name, ast.Attribute
 
 
 def _is_const(expr: ast.AST | None) -> bool:
@@ -63,8 +71,8 @@ def record_dependency(out: dict, call: ast.Call, made: str | None, name: str, aw
     func = call.func
     receiver = dotted(func.value) if isinstance(func, ast.Attribute) else None
     method = func.attr if isinstance(func, ast.Attribute) else None
-    kind = calls.classify_call(made, receiver, method, verbs=False)
-    if kind == calls.UNKNOWN and made is None and calls.classify(None, receiver, method, name=name) == calls.DEPENDENCY:
+    kind = _kind(made, receiver, method)
+    if kind == calls.UNKNOWN and made is None and _named_kind(receiver, method, name) == calls.DEPENDENCY:
         kind = calls.DEPENDENCY  # out of sight, named for what it does (`fetch_user()`)
     if kind == calls.UNKNOWN and made is None and awaited:
         kind = calls.DEPENDENCY  # awaited and out of sight: a coroutine that waits on I/O
@@ -77,6 +85,36 @@ def record_dependency(out: dict, call: ast.Call, made: str | None, name: str, aw
     if when and (kind == calls.DEPENDENCY or opaque_call):
         out.setdefault("guarded", []).append(["dep" if kind == calls.DEPENDENCY else "opaque",
                                               f"`{name or method}()`", call.lineno, absorbed, when])
+
+
+# What ``calls`` says of a callee, by its names alone: modules repeat them (``self.client.get``,
+# ``logger.info`` ...), and the index asks with the default tables (no settings), which never change in a
+# process.  Bounded: emptied when full.
+_KINDS: dict[tuple, str] = {}
+_NAMED: dict[tuple, str] = {}
+_KINDS_MAX = 50_000
+
+
+def _kind(made: str | None, receiver: str | None, method: str | None) -> str:
+    """``calls.classify_call(made, receiver, method, verbs=False)``, remembered."""
+    key = (made, receiver, method)
+    found = _KINDS.get(key)
+    if found is None:
+        if len(_KINDS) >= _KINDS_MAX:
+            _KINDS.clear()
+        found = _KINDS[key] = calls.classify_call(made, receiver, method, verbs=False)
+    return found
+
+
+def _named_kind(receiver: str | None, method: str | None, name: str) -> str:
+    """``calls.classify(None, receiver, method, name=name)``, remembered."""
+    key = (receiver, method, name)
+    found = _NAMED.get(key)
+    if found is None:
+        if len(_NAMED) >= _KINDS_MAX:
+            _NAMED.clear()
+        found = _NAMED[key] = calls.classify(None, receiver, method, name=name)
+    return found
 
 
 def _broad(handler: ast.ExceptHandler) -> bool:
@@ -143,7 +181,7 @@ def record_pool(out: dict, call: ast.Call, made: str | None, name: str, awaited:
         return
     func = call.func
     receiver = dotted(func.value) if isinstance(func, ast.Attribute) else None
-    kind = calls.classify_call(made, receiver, func.attr if isinstance(func, ast.Attribute) else None, verbs=False)
+    kind = _kind(made, receiver, func.attr if isinstance(func, ast.Attribute) else None)
     project = made is not None and made.split(".", 1)[0] not in calls.STDLIB
     if kind == calls.DEPENDENCY or (awaited and not project and kind != calls.LOCAL):
         out["pool_other"] = True
@@ -261,3 +299,19 @@ def model_dependency(default: ast.Call) -> bool:
     if default.keywords and not default.args:
         return False
     return not default.args or (isinstance(default.args[0], ast.Name) and default.args[0].id[:1].isupper())
+
+
+def type_refs(expr: ast.AST, ref) -> list[str]:
+    """The refs (*ref* resolves a Name/Attribute chain) a type expression names, string forward references
+    that are one identifier included, in order of first mention."""
+    out = []
+    for node in ast.walk(expr):
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            r = ref(node)
+            if r is not None and r not in out:
+                out.append(r)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+            r = ref(ast.Name(node.value))
+            if r is not None and r not in out:
+                out.append(r)
+    return out

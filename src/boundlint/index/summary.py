@@ -124,6 +124,8 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
     instances = out["instances"]
     request_refs: set[str] = set()
     walked = {}  # id of each function read -> the walk of its body, for hooks.links
+    hook_names = hooks.hook_names()
+    statements: dict = {}  # each block's own statements, read once for every reader (closures.own_statements)
     for stmt in body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             reader = FunctionReader(stmt, ref, module, None, local, instances)
@@ -132,9 +134,9 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
             request_refs |= _request_refs(stmt, facts, ref, reader.body)
             out["functions"][stmt.name]["role"] = hooks.role(stmt, None)
             facts["guards"] = guards.guards(stmt) if facts.get("route") else []
-            _once_facts(facts, stmt, None, ref, module, None, local, instances)
-            wrapped.record(facts, stmt, ref, instances, False)
-            service.record(facts, stmt, None)  # `forever`: a loop that runs until cancelled
+            _once_facts(facts, stmt, None, ref, module, None, local, instances, hook_names, reader.body, statements)
+            wrapped.record(facts, stmt, ref, instances, False, reader.body)
+            service.record(facts, stmt, None, reader.body)  # `forever`: a loop that runs until cancelled
         elif isinstance(stmt, ast.ClassDef):
             bases = [r for r in map(_base_ref(ref), stmt.bases) if r]
             fields = sorted({r for inner in stmt.body if isinstance(inner, ast.AnnAssign)
@@ -142,10 +144,11 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                             | {r for b in stmt.bases if isinstance(b, ast.Subscript)  # RootModel[list[Item]]
                                for r in _annotation_refs(b.slice, ref)})
             out["classes"][stmt.name] = {"line": stmt.lineno, "bases": bases, "fields": fields}
-            types = attr_calls.attr_types(stmt, ref)  # self._manager = Manager(...): for the once judgement
+            types = attr_calls.attr_types(stmt, ref, statements)  # self._manager = Manager(...): for the once judgement
             # what `self._slots` holds, for the methods' readers (`await self._slots.acquire()` takes a slot)
             held = {**instances, **{f"self.{attr}": made for attr, made in types.items()}}
-            annotated = elements.attr_annotations(stmt)  # self._groups: dict[str, Group]: the receivers' classes
+            annotated = elements.attr_annotations(stmt, statements)  # self._groups: dict[str, Group]: the receivers' classes
+            read_of_class: dict = {}  # what service.forever reads of the class, once for all its methods
             for inner in _flat(stmt.body):
                 if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     reader = FunctionReader(inner, ref, module, stmt.name, local, held, tuple(bases), annotated)
@@ -153,9 +156,9 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                     walked[id(inner)] = reader.body
                     facts["role"] = hooks.role(inner, bases)
                     facts["guards"] = guards.guards(inner) if facts.get("route") else []
-                    _once_facts(facts, inner, bases, ref, module, stmt.name, local, instances)
-                    wrapped.record(facts, inner, ref, instances, True)
-                    service.record(facts, inner, stmt)
+                    _once_facts(facts, inner, bases, ref, module, stmt.name, local, instances, hook_names, reader.body, statements)
+                    wrapped.record(facts, inner, ref, instances, True, reader.body)
+                    service.record(facts, inner, stmt, reader.body, read_of_class)
                     facts["attr_calls"] = attr_calls.attr_calls(inner, types, reader.body.calls)
                     if _stub(inner):
                         facts["stub"] = True
@@ -172,18 +175,24 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
     return out
 
 
-def _once_facts(facts: dict, func, bases, ref, module: str, owner, local, instances) -> None:
+def _once_facts(facts: dict, func, bases, ref, module: str, owner, local, instances, hook_names, walked,
+                memo: dict) -> None:
     """Add what *func*'s own body shows of code that runs once (``index.closures``): ``once_spans``,
-    ``memoized`` (then its role is ``once``) and ``closure_calls``."""
-    facts["once_spans"] = closures.once_spans(func) + migrations.migration_spans(func)
+    ``memoized`` (then its role is ``once``) and ``closure_calls`` (*hook_names*: ``hooks.hook_names()``;
+    *walked*: the ``body.walk`` of *func*; *memo*: the module's ``closures.own_statements``)."""
+    statements = closures.own_statements(func.body, memo)  # one statement walk for both kinds of spans
+    facts["once_spans"] = closures.once_spans(func, statements) + migrations.migration_spans(func, statements)
     facts["memoized"] = closures.memoized(func, bases)
     if facts["memoized"] and facts["role"] is None:
         facts["role"] = ONCE
+    if not walked.defines:  # no nested function to run
+        facts["closure_calls"] = []
+        return
 
     def read(inner) -> list[dict]:
         return FunctionReader(inner, ref, module, owner, local, instances, tuple(bases or ())).facts()["calls"]
 
-    facts["closure_calls"] = closures.closure_calls(func, read, lambda f: hooks.role(f, None), hooks.hook_names())
+    facts["closure_calls"] = closures.closure_calls(func, read, lambda f: hooks.role(f, None), hook_names)
 
 
 def _annotation_refs(expr: ast.AST, ref) -> set[str]:
@@ -213,6 +222,8 @@ def _request_refs(func: ast.FunctionDef | ast.AsyncFunctionDef, facts: dict, ref
     reads = facts.get("route") is not None or any(
         a.arg in _REQUEST_PARAMS for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
     capitalised, stored, loaded = [], set(), False
+    if not reads and not any(node.id in _REQUEST_PARAMS for node, _parent in walked.names):
+        return set()  # no request read, and no name `request`: nothing below can find one
     for node, _parent in walked.names:
         if node.id in _REQUEST_PARAMS:
             if isinstance(node.ctx, ast.Store):
@@ -230,15 +241,22 @@ def _import_statements(body: list[ast.stmt]):
     """Every ``import`` / ``from ... import`` statement, also inside functions, classes and blocks
     (a statement walk: expressions hold no imports)."""
     stack = list(reversed(body))
+    blocks = _BLOCKS
     while stack:
         stmt = stack.pop()
-        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        kind = type(stmt)
+        if kind is ast.Import or kind is ast.ImportFrom:
             yield stmt
             continue
-        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
-            block = getattr(stmt, name, None)
-            if block:
-                stack.extend(reversed(block))
+        found = blocks.get(kind)
+        if found is None:
+            found = blocks[kind] = tuple(f for f in ("body", "orelse", "finalbody", "handlers", "cases")
+                                         if f in kind._fields)
+        for name in found:
+            stack.extend(reversed(getattr(stmt, name)))
+
+
+_BLOCKS: dict[type, tuple[str, ...]] = {}  # statement type -> its fields that hold statements, in walk order
 
 
 def _base_ref(ref):

@@ -28,16 +28,19 @@ from typing import Callable
 
 from boundlint import tables
 from boundlint.facts.calls import STDLIB
+from boundlint.index.closures import _own_statements
 from boundlint.index.shapes import _is_const, dotted
 from boundlint.tables.defaults import LIMITER_WORDS
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_DEF_TYPES = frozenset(_DEFS)
 
 
 def record(facts: dict, func: ast.FunctionDef | ast.AsyncFunctionDef, ref: Callable[[ast.AST], str | None],
-           instances: dict[str, str], method: bool) -> None:
-    """Add ``wraps_limiter`` (module-level defs) and ``decorated`` to *func*'s *facts*, each only when found."""
-    found = None if method else wraps_limiter(func, ref, instances)
+           instances: dict[str, str], method: bool, body=None) -> None:
+    """Add ``wraps_limiter`` (module-level defs) and ``decorated`` to *func*'s *facts*, each only when found
+    (*body*: the ``body.walk`` of *func*, when the caller has it)."""
+    found = None if method else wraps_limiter(func, ref, instances, body)
     if found is not None:
         facts["wraps_limiter"] = found
     decorated = decorations(func, ref, instances)
@@ -46,11 +49,11 @@ def record(facts: dict, func: ast.FunctionDef | ast.AsyncFunctionDef, ref: Calla
 
 
 def wraps_limiter(func: ast.FunctionDef | ast.AsyncFunctionDef, ref: Callable[[ast.AST], str | None],
-                  instances: dict[str, str]) -> dict | None:
+                  instances: dict[str, str], body=None) -> dict | None:
     """The wrapper fact of *func* (see the module doc), or None when it returns none of the defs it
     nests (no decorator) or none of them enters a shared limiter.  A limiter entered directly wins
     over helpers (``via``: the refs of the first wrapper's helpers, outside the standard library)."""
-    if not returns_nested(func):
+    if not returns_nested(func, body):
         return None
     helpers: dict | None = None
     for wrapper, chain in _nested(func, [func]):
@@ -68,8 +71,12 @@ def wraps_limiter(func: ast.FunctionDef | ast.AsyncFunctionDef, ref: Callable[[a
     return helpers
 
 
-def returns_nested(func) -> bool:
-    """True when *func*'s own body returns a def it defines (``return wrapper``): a decorator or a factory."""
+def returns_nested(func, body=None) -> bool:
+    """True when *func*'s own body returns a def it defines (``return wrapper``): a decorator or a factory.
+    *body*: the ``body.walk`` of *func*, whose own ``return`` statements spare the walk when none returns a name."""
+    if body is not None:  # defs are statements: no expression walk
+        names = {r.value.id for r in body.returns if type(r.value) is ast.Name}
+        return bool(names) and any(type(n) in _DEF_TYPES and n.name in names for n in _own_statements(func.body))
     nested = {n.name for n in _own(func) if isinstance(n, _DEFS)}
     return any(isinstance(n, ast.Return) and isinstance(n.value, ast.Name) and n.value.id in nested for n in _own(func))
 
