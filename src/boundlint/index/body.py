@@ -30,8 +30,9 @@ from boundlint.index.shapes import absorbs
 
 _NESTED, _ABSORBED, _IN_CLASS, _IN_ARG = 1, 2, 4, 8
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-# fields that hold no ``Name`` nor call: contexts, operators, strings, import aliases
-_NOT_CHILDREN = frozenset({"ctx", "op", "ops", "names", "name", "id", "attr", "arg", "asname", "module", "level",
+# fields that hold no ``Name`` nor call: contexts, operators, strings, import aliases (``name`` stays
+# in: a string nearly everywhere, but the Name that a ``type X = ...`` statement binds on 3.12)
+_NOT_CHILDREN = frozenset({"ctx", "op", "ops", "names", "id", "attr", "arg", "asname", "module", "level",
                            "kind", "type_comment", "is_async", "conversion", "lineno", "col_offset"})
 _FIELDS: dict[type, tuple[str, ...]] = {}
 # the node types ``walk`` notes something of, besides calls, attributes and keywords
