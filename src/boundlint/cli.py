@@ -363,11 +363,13 @@ def _cache(args):
     """The result cache for this run (each file's settings pick a ``variant``), or None with ``--no-cache``."""
     if args.no_cache:
         return None
+    from boundlint import memo
     from boundlint.cache import Cache, default_location
     from boundlint.config import Settings
     from boundlint.engine.run import set_index_cache
 
     set_index_cache(default_location(args.cache_dir))  # module summaries of the project index
+    memo.use(default_location(args.cache_dir))  # gitignore matches and config lookups, by content
     return Cache(default_location(args.cache_dir), Settings().fingerprint())
 
 

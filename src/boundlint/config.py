@@ -181,14 +181,17 @@ def _display(path: str) -> str:
     return path if rel.startswith("..") else rel
 
 
-def _load_toml(path: str) -> dict:
+def _load_toml(path: str, data: bytes | None = None) -> dict:
+    """The TOML file *path* (its bytes *data* when already read); ConfigError when unreadable or invalid."""
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only
         import tomli as tomllib
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
+        if data is None:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        return tomllib.loads(data.decode())
     except OSError as exc:
         raise ConfigError(f"{_display(path)}: cannot read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:

@@ -14,6 +14,8 @@ import os
 from collections import namedtuple
 from collections.abc import Callable, Iterable
 
+from boundlint.patterns import spec as gitignore_spec
+
 SKIP_DIRS = frozenset({
     ".git", ".hg", ".svn", ".bzr", "__pycache__", "node_modules", ".venv", "venv", ".tox", ".nox",
     ".mypy_cache", ".pytest_cache", ".ruff_cache", ".boundlint_cache", "build", "dist", ".eggs",
@@ -196,9 +198,7 @@ def _read_spec(path: str):
         return None
     if not any(line.strip() and not line.lstrip().startswith("#") for line in lines):
         return None
-    import pathspec
-
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    return gitignore_spec(lines)
 
 
 def _rel(rel_dir: str, name: str) -> str:
@@ -209,6 +209,4 @@ def _spec(patterns: Iterable[str]):
     patterns = list(patterns)
     if not patterns:
         return None
-    import pathspec
-
-    return pathspec.GitIgnoreSpec.from_lines(patterns)
+    return gitignore_spec(patterns)

@@ -16,9 +16,11 @@ directory, and each config file is read once.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from collections.abc import Iterable, Mapping
 
+from boundlint import memo
 from boundlint.config import (
     FAMILY_TABLES, TOP_LEVEL, Config, ConfigError, PerFileIgnores, Settings, _boundlint_table, _display,
     _load_toml, load_config, merge_cli, toml_value,
@@ -50,7 +52,7 @@ class Resolved:
 class DirRules:
     """What discovery needs in one directory: the exclude spec, its anchor, gitignore on or off."""
 
-    spec: object | None  # a pathspec.GitIgnoreSpec, or None when nothing is excluded
+    spec: object | None  # its match_file (``patterns.spec``), or None when nothing is excluded
     anchor: str
     respect_gitignore: bool
 
@@ -137,9 +139,9 @@ class ConfigTree:
             patterns = list(resolved.settings.exclude + resolved.settings.extend_exclude)
             spec = None
             if patterns:
-                import pathspec
+                from boundlint.patterns import spec as gitignore_spec
 
-                spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+                spec = gitignore_spec(patterns)
             rules = DirRules(spec, os.path.abspath(resolved.root), resolved.settings.respect_gitignore)
             self._rules[resolved.path] = rules
         return rules
@@ -163,11 +165,35 @@ class ConfigTree:
 
 
 def _has_table(path: str) -> bool:
-    """True when *path* has ``[tool.boundlint]``, or is broken TOML (so the error is reported, not skipped)."""
+    """True when *path* has ``[tool.boundlint]``, or is broken TOML (so the error is reported, not skipped).
+
+    With a ``memo``, the answer for valid TOML is remembered by the file's
+    content key, so a run whose configs did not change parses none that lacks
+    the table.
+    """
+    answers = memo.current()
+    data = key = None
+    if answers is not None:
+        from boundlint import filekeys
+
+        stamps = filekeys.for_dir(answers.cache_dir)
+        try:
+            data, content = stamps.lookup(path)  # data is None when the key was remembered, unread
+            found = answers.get(f"toml-table\0{sys.version}\0{content}")
+            if found is not None:
+                return bool(found)
+            if data is None:
+                data, content = stamps.read(path)
+            key = f"toml-table\0{sys.version}\0{content}"
+        except OSError:
+            data = key = None  # reported by the read below, as without a memo
     try:
-        return _boundlint_table(_load_toml(path)) is not None
+        found = _boundlint_table(_load_toml(path, data)) is not None
     except ConfigError:
         return True
+    if key is not None:
+        answers.put(key, found)
+    return found
 
 
 # -- --show-settings ------------------------------------------------------------------------

@@ -69,7 +69,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
     """
     if cache is None:
         return check_files(paths, settings, jobs, progress, per_file=per_file)
-    from boundlint import filekeys
+    from boundlint import filekeys, memo
     from boundlint.index import build
     from boundlint.index.view import PROJECT
 
@@ -122,6 +122,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
         results.append(result)
     cache.flush()
     filekeys.flush_all()
+    memo.flush()
     results.sort(key=lambda r: r.path)
     return results
 
