@@ -36,11 +36,18 @@ def _patterns(value: str) -> tuple[str, ...]:
     return tuple(p.strip() for p in value.split(",") if p.strip())
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with *command*, only that subcommand's (the others only cost start-up time)."""
     parser = _Parser(prog="boundlint", description="Find overload hazards: unbounded fan-out, request size, log storms, connection churn.")
     parser.add_argument("--version", action="version", version=f"boundlint {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    for name, add in _COMMANDS.items():
+        if command is None or name == command:
+            add(sub)
+    return parser
 
+
+def _add_check_parser(sub) -> None:
     check = sub.add_parser("check", help="check files and report findings")
     check.add_argument("paths", nargs="*", metavar="PATH", help="files and directories (default: .); - reads standard input")
     check.add_argument("--stdin-filename", dest="stdin_filename", metavar="PATH",
@@ -76,28 +83,33 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--cache-dir", dest="cache_dir", default=None,
                        help="where results are cached (default: $BOUNDLINT_CACHE_DIR or ./.boundlint_cache)")
 
+
+def _add_server_parser(sub) -> None:
     server = sub.add_parser("server", help="run the language server (LSP) over stdio for editors")
     server.add_argument("--stdio", action="store_true", help="accepted for clients that pass it; stdio is the only transport")
 
+
+def _add_rule_parser(sub) -> None:
     rule = sub.add_parser("rule", help="print a rule's documentation")
     rule.add_argument("code", nargs="?")
     rule.add_argument("--all", action="store_true", help="list every rule")
 
+
+def _add_tables_parser(sub) -> None:
     tables = sub.add_parser("tables", help="print the name tables the analysis uses, and where each entry came from")
     tables.add_argument("name", nargs="?", help="one table (default: all)")
     tables.add_argument("--config", metavar="FILE", help="read [tool.boundlint] from FILE instead of the nearest pyproject.toml")
     tables.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     tables.add_argument("--format", choices=("text", "json"), default="text")
 
-    _add_audit_parser(sub)
-    return parser
-
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``boundlint`` console script; returns the exit status."""
     verbose = False
     try:
-        args = build_parser().parse_args(argv)
+        argv = sys.argv[1:] if argv is None else list(argv)
+        # A subcommand named first needs no other subcommand's parser (--help, a typo: all are built).
+        args = build_parser(argv[0] if argv and argv[0] in _COMMANDS else None).parse_args(argv)
         verbose = getattr(args, "verbose", False)
         if args.command == "check":
             return _check(args)
@@ -413,3 +425,8 @@ def _audit(args) -> int:
         return run_audit(args, tree)
     except AuditError as exc:
         raise UsageError(str(exc)) from None
+
+
+# The subcommands, in the order `boundlint --help` lists them.
+_COMMANDS = {"check": _add_check_parser, "server": _add_server_parser, "rule": _add_rule_parser,
+             "tables": _add_tables_parser, "audit": _add_audit_parser}
