@@ -89,7 +89,7 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
             if rel_dir is None:
                 rel_dir = os.path.relpath(dirpath, root_dir).replace(os.sep, "/")
             gitignored = ignores.ignored if ignores is not None and rules.respect_gitignore else None
-            if ignores is not None:
+            if ignores is not None and ".gitignore" in filenames:  # listed: no failed open per directory
                 ignores.enter(dirpath)
             keep = []
             for d in sorted(dirnames):
@@ -107,9 +107,7 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
                     continue
                 if spec is not None and spec.match_file(_rel(rel_dir, name)):
                     continue
-                full = os.path.join(dirpath, name)
-                if os.path.isdir(full):
-                    continue
+                full = os.path.join(dirpath, name)  # not a directory: os.walk lists those in dirnames
                 if gitignored is not None and gitignored(full, False):
                     continue
                 found[full] = None
@@ -172,7 +170,7 @@ class _GitIgnores:
             self.specs.extend(reversed(ancestors))
 
     def enter(self, directory: str) -> None:
-        """Read *directory*'s own .gitignore (call once per directory, parents first)."""
+        """Read *directory*'s own .gitignore (call once per directory that lists one, parents first)."""
         spec = _read_spec(os.path.join(directory, ".gitignore"))
         if spec is not None:
             self.specs.append((os.path.abspath(directory), spec))
