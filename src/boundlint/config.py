@@ -17,8 +17,9 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import asdict, dataclass, field, replace
+from collections import namedtuple
 from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field, replace
 
 DEFAULT_SELECT = ("BND",)
 # Codes under these prefixes are off unless a select entry names the prefix itself.
@@ -157,20 +158,15 @@ class ConfigError(Exception):
     """A configuration file or value is wrong; ``str()`` is the one-line message."""
 
 
-@dataclass(frozen=True)
-class Config:
-    """A loaded configuration: the settings, the file they came from and its directory.
+# A named tuple, not a dataclass: made on every run's start-up, and defining a dataclass costs more.
+Config = namedtuple("Config", "settings path root keys", defaults=(frozenset(),))
+Config.__doc__ = """A loaded configuration: the settings, the file they came from and its directory.
 
-    ``path`` is None when no file was found (defaults apply); ``root`` is the
-    directory that ``exclude`` and ``per-file-ignores`` patterns are relative
-    to (the config file's directory, else the current directory).  ``keys``:
-    the Settings fields the file set (family options as ``extra.<name>``).
-    """
-
-    settings: Settings
-    path: str | None
-    root: str
-    keys: frozenset = frozenset()
+``path`` is None when no file was found (defaults apply); ``root`` is the
+directory that ``exclude`` and ``per-file-ignores`` patterns are relative
+to (the config file's directory, else the current directory).  ``keys``:
+the Settings fields the file set (family options as ``extra.<name>``).
+"""
 
 
 def _display(path: str) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from collections import namedtuple
 from collections.abc import Iterable, Mapping
 
 from boundlint import memo
@@ -31,30 +31,19 @@ OVERRIDES = ("select", "ignore", "extend_select", "extend_ignore", "exclude", "e
              "respect_gitignore", "timeout", "min_severity")
 
 
-@dataclass(frozen=True)
-class Resolved:
-    """The effective configuration of one directory.
+# Named tuples, not dataclasses: both are made on every run's start-up, and defining a dataclass costs more.
+Resolved = namedtuple("Resolved", "settings path root keys cli", defaults=(frozenset(), frozenset()))
+Resolved.__doc__ = """The effective configuration of one directory.
 
-    ``settings``: the config's settings with the command-line flags applied.
-    ``path``: the config file (absolute), or None for the defaults.
-    ``root``: the directory ``exclude`` / ``per-file-ignores`` are relative to.
-    ``keys``: Settings fields the file set; ``cli``: fields the command line set.
-    """
+``settings``: the config's settings with the command-line flags applied.
+``path``: the config file (absolute), or None for the defaults.
+``root``: the directory ``exclude`` / ``per-file-ignores`` are relative to.
+``keys``: Settings fields the file set; ``cli``: fields the command line set.
+"""
 
-    settings: Settings
-    path: str | None
-    root: str
-    keys: frozenset = frozenset()
-    cli: frozenset = frozenset()
-
-
-@dataclass(frozen=True)
-class DirRules:
-    """What discovery needs in one directory: the exclude spec, its anchor, gitignore on or off."""
-
-    spec: object | None  # its match_file (``patterns.spec``), or None when nothing is excluded
-    anchor: str
-    respect_gitignore: bool
+# What discovery needs in one directory: the exclude spec (its match_file, ``patterns.spec``; None when
+# nothing is excluded), its anchor, gitignore on or off.
+DirRules = namedtuple("DirRules", "spec anchor respect_gitignore")
 
 
 class ConfigTree:
