@@ -36,6 +36,13 @@ def check_paths(paths: Iterable[str], settings: Settings | None, jobs: int | Non
     unchanged files; it is not used with *collectors*, whose facts are not
     cached.
     """
+    from boundlint.files import Snapshot
+
+    with Snapshot():  # the project walks of the digests and the index re-list no folder this walk listed
+        return _check_paths(paths, settings, jobs, progress, root, collectors, cache, tree)
+
+
+def _check_paths(paths, settings, jobs, progress, root, collectors, cache, tree) -> list[FileResult]:
     from boundlint.files import discover
     from boundlint.index import build
 
