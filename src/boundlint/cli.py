@@ -20,7 +20,40 @@ class UsageError(Exception):
     """A bad flag, path or setting: reported in one line, exit status 2."""
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, as wide as argparse makes it, without importing shutil.
+
+    argparse makes a formatter for every argument it adds and sizes it with
+    ``shutil.get_terminal_size``; importing shutil (and the compression modules
+    it pulls in) is a noticeable part of a warm run's start-up.
+    """
+
+    def __init__(self, prog: str, **kwargs) -> None:
+        if kwargs.get("width") is None:
+            kwargs["width"] = _terminal_columns() - 2  # what argparse computes
+        super().__init__(prog, **kwargs)
+
+
+def _terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns``: $COLUMNS, else standard output's terminal, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+        columns = columns or 80
+    return columns
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # argparse's default exits 2 with usage; keep it to one line
         raise UsageError(message)
 
