@@ -65,7 +65,8 @@ def _sources(directory: str, prefix: str, found: list[tuple[str, int, int]]) -> 
     for entry in entries:
         try:
             if entry.is_dir():
-                _sources(entry.path, f"{prefix}{entry.name}/", found)
+                if entry.name != "__pycache__":  # compiled files only: no listing of it per run
+                    _sources(entry.path, f"{prefix}{entry.name}/", found)
             elif entry.name.endswith(".py"):
                 st = entry.stat()
                 found.append((prefix + entry.name, st.st_size, st.st_mtime_ns))

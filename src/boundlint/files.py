@@ -250,6 +250,8 @@ class _GitIgnores:
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         """True when a .gitignore that applies to *path* ignores it."""
+        if not self.specs:  # often none apply: no path to make absolute for each entry of the walk
+            return False
         full = os.path.abspath(path)
         return any(_matches(spec, base, full, is_dir) for base, spec in self.specs)
 
