@@ -140,8 +140,8 @@ class Cache:
             enabled = gc.isenabled()
             gc.disable()  # parsing makes many containers and no garbage: collecting meanwhile only costs time
             try:
-                with open(os.path.join(self._where, f"{name}.json"), encoding="utf-8") as fh:
-                    shard = json.load(fh)
+                with open(os.path.join(self._where, f"{name}.json"), "rb") as fh:
+                    shard = json.loads(fh.read())  # bytes: no text layer (UTF-8 is detected)
                 if not isinstance(shard, dict):
                     shard = {}
             except (OSError, ValueError):

@@ -89,7 +89,7 @@ class Memo:
 def _load(store: str) -> dict[str, object]:
     try:
         with open(store, "rb") as fh:
-            loaded = marshal.load(fh)
+            loaded = marshal.loads(fh.read())  # marshal.load reads a file object piece by piece: far slower
     except (OSError, EOFError, ValueError, TypeError):
         return {}
     return loaded if isinstance(loaded, dict) else {}
