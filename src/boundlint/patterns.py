@@ -114,11 +114,11 @@ def _pathspec_id() -> str | None:
 
 
 def _describe_pathspec() -> str | None:
-    from importlib.machinery import PathFinder
+    from importlib.util import find_spec
 
     from boundlint.cache import _sources
 
-    found = PathFinder.find_spec("pathspec")
+    found = find_spec("pathspec")  # the one `import pathspec` loads, without importing it
     if found is None or not found.submodule_search_locations:
         return None
     package = list(found.submodule_search_locations)[0]
