@@ -89,11 +89,32 @@ def test_invalid_toml_is_reported_on_every_run(tmp_path, remembering):
     assert ConfigTree().for_dir(str(tmp_path)).settings.select == ("BND1",)
 
 
+def test_a_remembered_config_is_the_config_read(tmp_path, remembering, monkeypatch):
+    text = ("[tool.boundlint]\nselect = ['BND1']\nper-file-ignores = {'gen/*' = ['BND101']}\n"
+            "[tool.boundlint.fanout]\nlimiter-helpers = ['gate']\n")
+    (tmp_path / "pyproject.toml").write_text(text)
+    read = ConfigTree().for_dir(str(tmp_path))
+    from boundlint import config
+
+    monkeypatch.setattr(config, "_load_toml", lambda *a: pytest.fail("parsed again"))
+    again = ConfigTree().for_dir(str(tmp_path))
+    assert again == read and again.settings.fingerprint() == read.settings.fingerprint()
+    monkeypatch.undo()
+    (tmp_path / "pyproject.toml").write_text(text.replace("BND1'", "BND2'"))
+    assert ConfigTree().for_dir(str(tmp_path)).settings.select == ("BND2",)
+    (tmp_path / "pyproject.toml").write_text(text.replace("BND1'", "NOPE'"))
+    for _ in range(2):
+        with pytest.raises(ConfigError, match="unknown rule code"):
+            ConfigTree().for_dir(str(tmp_path))
+
+
 def _run_twice(tmp_path):
     project = tmp_path / "svc"
     (project / "app").mkdir(parents=True)
     (project / ".gitignore").write_text("build/\n*.py[cod]\napp/generated_*.py\n")
-    (project / "pyproject.toml").write_text("[project]\nname = 'svc'\n")
+    (project / "pyproject.toml").write_text(
+        "[project]\nname = 'svc'\n[tool.boundlint]\nper-file-ignores = {'app/skip_*.py' = ['BND1']}\n")
+    (project / "app" / "skip_api.py").write_text(HAZARD)
     (project / "app" / "api.py").write_text(HAZARD)
     (project / "app" / "generated_api.py").write_text(HAZARD)
     cmd = [sys.executable, "-X", "importtime", "-m", "boundlint", "check", "--exit-zero", str(project)]
@@ -103,8 +124,9 @@ def _run_twice(tmp_path):
 
 def test_a_warm_run_needs_neither_pathspec_nor_a_toml_parser(tmp_path):
     cold, warm = _run_twice(tmp_path)
-    imported = lambda run: {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if "|" in line}
+    def imported(run):
+        return {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if "|" in line}
     assert {"pathspec", "tomllib"} <= imported(cold) or sys.version_info < (3, 11)
     assert not {"pathspec", "tomllib", "tomli"} & imported(warm)
     assert warm.stdout == cold.stdout
-    assert "api.py" in warm.stdout and "generated_api.py" not in warm.stdout
+    assert "api.py" in warm.stdout and "generated_api.py" not in warm.stdout and "skip_api.py" not in warm.stdout

@@ -271,6 +271,9 @@ def _check(args) -> int:
     else:
         results = _run(args, tree, cache=_cache(args))
     findings = [f for r in results for f in r.findings if not tree.ignored(f.path, f.code)]
+    from boundlint import memo
+
+    memo.flush()  # what per-file-ignores patterns answered, for the next run
     sources = {}
     if findings and (options.needs_sources() or args.baseline or args.write_baseline):
         sources = stdin_sources or _sources({f.path for f in findings})

@@ -235,8 +235,9 @@ def find_config(start: str) -> str | None:
         here = parent
 
 
-def load_config(paths: Iterable[str] = (), config_file: str | None = None, isolated: bool = False) -> Config:
-    """The configuration for checking *paths*.
+def load_config(paths: Iterable[str] = (), config_file: str | None = None, isolated: bool = False,
+                content: bytes | None = None) -> Config:
+    """The configuration for checking *paths* (*content*: the bytes of *config_file*, when already read).
 
     *config_file* (``--config``) wins; else the nearest pyproject.toml with
     ``[tool.boundlint]`` from the first path (or the current directory)
@@ -254,7 +255,7 @@ def load_config(paths: Iterable[str] = (), config_file: str | None = None, isola
             return Config(Settings(), None, cwd)
     elif not os.path.isfile(config_file):
         raise ConfigError(f"{config_file}: config file does not exist")
-    data = _load_toml(config_file)
+    data = _load_toml(config_file, content)
     table = _boundlint_table(data)
     where = "[tool.boundlint]"
     if table is None:
@@ -454,10 +455,10 @@ class PerFileIgnores:
     """
 
     def __init__(self, pairs: Iterable[tuple[str, tuple[str, ...]]], root: str) -> None:
-        import pathspec
+        from boundlint.patterns import spec
 
         self.root = os.path.abspath(root)
-        self.rules = [(pathspec.GitIgnoreSpec.from_lines([glob]), codes) for glob, codes in pairs]
+        self.rules = [(spec([glob]), codes) for glob, codes in pairs]
         self._memo: dict[str, tuple[str, ...]] = {}
 
     def codes_for(self, path: str) -> tuple[str, ...]:

@@ -108,8 +108,9 @@ class ConfigTree:
                 break
             chain.append(here)
             candidate = os.path.join(here, "pyproject.toml")
-            if os.path.isfile(candidate) and _has_table(candidate):
-                found = self._resolve(load_config(config_file=candidate))
+            config = _config_of(candidate) if os.path.isfile(candidate) else None
+            if config is not None:
+                found = self._resolve(config)
                 break
             parent = os.path.dirname(here)
             if os.path.exists(os.path.join(here, ".git")) or parent == here:
@@ -153,36 +154,59 @@ class ConfigTree:
         return pfi.ignored(path, code)
 
 
-def _has_table(path: str) -> bool:
-    """True when *path* has ``[tool.boundlint]``, or is broken TOML (so the error is reported, not skipped).
+def _config_of(path: str) -> Config | None:
+    """The config in the ``pyproject.toml`` *path*; None when it has no ``[tool.boundlint]``; raises ConfigError.
 
-    With a ``memo``, the answer for valid TOML is remembered by the file's
-    content key, so a run whose configs did not change parses none that lacks
-    the table.
+    With a ``memo`` both answers are remembered by the file's content key
+    (a config also by boundlint's code, which validates it), so a run whose
+    configs did not change parses none.  An error is never remembered.
     """
     answers = memo.current()
     data = key = None
     if answers is not None:
         from boundlint import filekeys
+        from boundlint.cache import code_id
 
         stamps = filekeys.for_dir(answers.cache_dir)
         try:
             data, content = stamps.lookup(path)  # data is None when the key was remembered, unread
-            found = answers.get(f"toml-table\0{sys.version}\0{content}")
+            found = answers.get(f"pyproject\0{sys.version}\0{code_id()}\0{content}")
             if found is not None:
-                return bool(found)
+                return _remembered_config(found, path)
             if data is None:
                 data, content = stamps.read(path)
-            key = f"toml-table\0{sys.version}\0{content}"
+            key = f"pyproject\0{sys.version}\0{code_id()}\0{content}"
         except OSError:
             data = key = None  # reported by the read below, as without a memo
+    if not _has_table(path, data):
+        if key is not None:
+            answers.put(key, False)
+        return None
+    config = load_config(config_file=path, content=data)
+    if key is not None:
+        answers.put(key, (tuple(getattr(config.settings, f) for f in _SETTINGS_FIELDS), tuple(sorted(config.keys))))
+    return config
+
+
+_SETTINGS_FIELDS = tuple(Settings.__dataclass_fields__)
+
+
+def _remembered_config(found, path: str) -> Config | None:
+    """The Config remembered as *found* for the file *path*: False (no table) or (Settings fields, keys)."""
+    if found is False:
+        return None
+    values, keys = found
+    full = os.path.abspath(path)
+    return Config(Settings(*values), full, os.path.dirname(full), frozenset(keys))
+
+
+def _has_table(path: str, data: bytes | None = None) -> bool:
+    """True when *path* (its bytes *data*, when read) has ``[tool.boundlint]``, or is broken TOML (so the
+    error is reported, not skipped)."""
     try:
-        found = _boundlint_table(_load_toml(path, data)) is not None
+        return _boundlint_table(_load_toml(path, data)) is not None
     except ConfigError:
         return True
-    if key is not None:
-        answers.put(key, found)
-    return found
 
 
 # -- --show-settings ------------------------------------------------------------------------
