@@ -93,7 +93,7 @@ def _walk(top: str, full: str, onerror: Callable[[OSError], object]):
 
 
 def _listing(top: str, full: str) -> tuple[list[str], list[str]]:
-    """The names in *top* as os.walk sorts them: ``(directories, the rest)``; raises OSError as os.scandir does."""
+    """The names in *top* as os.walk divides them: ``(directories, the rest)``; raises OSError as os.scandir does."""
     found = _SEEN.get(("listing", full)) if _SEEN is not None else None
     if found is None:
         dirs, files = [], []
