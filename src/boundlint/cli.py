@@ -409,9 +409,11 @@ def _server() -> int:
 
 def _cache(args):
     """The result cache for this run (each file's settings pick a ``variant``), or None with ``--no-cache``."""
-    if args.no_cache:
-        return None
     from boundlint import memo
+
+    if args.no_cache:
+        memo.use(None)  # nothing is read from or written to a cache directory
+        return None
     from boundlint.cache import Cache, default_location
     from boundlint.config import Settings
     from boundlint.engine.run import set_index_cache
