@@ -36,6 +36,7 @@ _LINE = st.text(alphabet="ab./*?[]!#\\ -", max_size=8)
 _PATH = st.lists(st.text(alphabet="ab.-![]#* ", min_size=1, max_size=5), min_size=1, max_size=4).map("/".join)
 
 
+@pytest.mark.filterwarnings("ignore::FutureWarning")  # re's "possible nested set" for random brackets
 @settings(max_examples=400, deadline=None)
 @given(lines=st.lists(_LINE, min_size=1, max_size=4), paths=st.lists(_PATH, min_size=1, max_size=6),
        slash=st.booleans())
