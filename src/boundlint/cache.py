@@ -65,7 +65,8 @@ def _sources(directory: str, prefix: str, found: list[tuple[str, int, int]]) -> 
     for entry in entries:
         try:
             if entry.is_dir():
-                _sources(entry.path, f"{prefix}{entry.name}/", found)
+                if entry.name != "__pycache__":  # compiled files only: no listing of it per run
+                    _sources(entry.path, f"{prefix}{entry.name}/", found)
             elif entry.name.endswith(".py"):
                 st = entry.stat()
                 found.append((prefix + entry.name, st.st_size, st.st_mtime_ns))
@@ -139,8 +140,8 @@ class Cache:
             enabled = gc.isenabled()
             gc.disable()  # parsing makes many containers and no garbage: collecting meanwhile only costs time
             try:
-                with open(os.path.join(self._where, f"{name}.json"), encoding="utf-8") as fh:
-                    shard = json.load(fh)
+                with open(os.path.join(self._where, f"{name}.json"), "rb") as fh:
+                    shard = json.loads(fh.read())  # bytes: no text layer (UTF-8 is detected)
                 if not isinstance(shard, dict):
                     shard = {}
             except (OSError, ValueError):

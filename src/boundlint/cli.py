@@ -20,7 +20,40 @@ class UsageError(Exception):
     """A bad flag, path or setting: reported in one line, exit status 2."""
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, as wide as argparse makes it, without importing shutil.
+
+    argparse makes a formatter for every argument it adds and sizes it with
+    ``shutil.get_terminal_size``; importing shutil (and the compression modules
+    it pulls in) is a noticeable part of a warm run's start-up.
+    """
+
+    def __init__(self, prog: str, **kwargs) -> None:
+        if kwargs.get("width") is None:
+            kwargs["width"] = _terminal_columns() - 2  # what argparse computes
+        super().__init__(prog, **kwargs)
+
+
+def _terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns``: $COLUMNS, else standard output's terminal, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+        columns = columns or 80
+    return columns
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # argparse's default exits 2 with usage; keep it to one line
         raise UsageError(message)
 
@@ -36,11 +69,18 @@ def _patterns(value: str) -> tuple[str, ...]:
     return tuple(p.strip() for p in value.split(",") if p.strip())
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with *command*, only that subcommand's (the others only cost start-up time)."""
     parser = _Parser(prog="boundlint", description="Find overload hazards: unbounded fan-out, request size, log storms, connection churn.")
     parser.add_argument("--version", action="version", version=f"boundlint {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    for name, add in _COMMANDS.items():
+        if command is None or name == command:
+            add(sub)
+    return parser
 
+
+def _add_check_parser(sub) -> None:
     check = sub.add_parser("check", help="check files and report findings")
     check.add_argument("paths", nargs="*", metavar="PATH", help="files and directories (default: .); - reads standard input")
     check.add_argument("--stdin-filename", dest="stdin_filename", metavar="PATH",
@@ -76,28 +116,33 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--cache-dir", dest="cache_dir", default=None,
                        help="where results are cached (default: $BOUNDLINT_CACHE_DIR or ./.boundlint_cache)")
 
+
+def _add_server_parser(sub) -> None:
     server = sub.add_parser("server", help="run the language server (LSP) over stdio for editors")
     server.add_argument("--stdio", action="store_true", help="accepted for clients that pass it; stdio is the only transport")
 
+
+def _add_rule_parser(sub) -> None:
     rule = sub.add_parser("rule", help="print a rule's documentation")
     rule.add_argument("code", nargs="?")
     rule.add_argument("--all", action="store_true", help="list every rule")
 
+
+def _add_tables_parser(sub) -> None:
     tables = sub.add_parser("tables", help="print the name tables the analysis uses, and where each entry came from")
     tables.add_argument("name", nargs="?", help="one table (default: all)")
     tables.add_argument("--config", metavar="FILE", help="read [tool.boundlint] from FILE instead of the nearest pyproject.toml")
     tables.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     tables.add_argument("--format", choices=("text", "json"), default="text")
 
-    _add_audit_parser(sub)
-    return parser
-
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``boundlint`` console script; returns the exit status."""
     verbose = False
     try:
-        args = build_parser().parse_args(argv)
+        argv = sys.argv[1:] if argv is None else list(argv)
+        # A subcommand named first needs no other subcommand's parser (--help, a typo: all are built).
+        args = build_parser(argv[0] if argv and argv[0] in _COMMANDS else None).parse_args(argv)
         verbose = getattr(args, "verbose", False)
         if args.command == "check":
             return _check(args)
@@ -226,6 +271,9 @@ def _check(args) -> int:
     else:
         results = _run(args, tree, cache=_cache(args))
     findings = [f for r in results for f in r.findings if not tree.ignored(f.path, f.code)]
+    from boundlint import memo
+
+    memo.flush()  # what per-file-ignores patterns answered, for the next run
     sources = {}
     if findings and (options.needs_sources() or args.baseline or args.write_baseline):
         sources = stdin_sources or _sources({f.path for f in findings})
@@ -361,13 +409,17 @@ def _server() -> int:
 
 def _cache(args):
     """The result cache for this run (each file's settings pick a ``variant``), or None with ``--no-cache``."""
+    from boundlint import memo
+
     if args.no_cache:
+        memo.use(None)  # nothing is read from or written to a cache directory
         return None
     from boundlint.cache import Cache, default_location
     from boundlint.config import Settings
     from boundlint.engine.run import set_index_cache
 
     set_index_cache(default_location(args.cache_dir))  # module summaries of the project index
+    memo.use(default_location(args.cache_dir))  # gitignore matches and config lookups, by content
     return Cache(default_location(args.cache_dir), Settings().fingerprint())
 
 
@@ -411,3 +463,8 @@ def _audit(args) -> int:
         return run_audit(args, tree)
     except AuditError as exc:
         raise UsageError(str(exc)) from None
+
+
+# The subcommands, in the order `boundlint --help` lists them.
+_COMMANDS = {"check": _add_check_parser, "server": _add_server_parser, "rule": _add_rule_parser,
+             "tables": _add_tables_parser, "audit": _add_audit_parser}

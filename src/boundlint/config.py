@@ -17,8 +17,9 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import asdict, dataclass, field, replace
+from collections import namedtuple
 from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field, replace
 
 DEFAULT_SELECT = ("BND",)
 # Codes under these prefixes are off unless a select entry names the prefix itself.
@@ -157,20 +158,15 @@ class ConfigError(Exception):
     """A configuration file or value is wrong; ``str()`` is the one-line message."""
 
 
-@dataclass(frozen=True)
-class Config:
-    """A loaded configuration: the settings, the file they came from and its directory.
+# A named tuple, not a dataclass: made on every run's start-up, and defining a dataclass costs more.
+Config = namedtuple("Config", "settings path root keys", defaults=(frozenset(),))
+Config.__doc__ = """A loaded configuration: the settings, the file they came from and its directory.
 
-    ``path`` is None when no file was found (defaults apply); ``root`` is the
-    directory that ``exclude`` and ``per-file-ignores`` patterns are relative
-    to (the config file's directory, else the current directory).  ``keys``:
-    the Settings fields the file set (family options as ``extra.<name>``).
-    """
-
-    settings: Settings
-    path: str | None
-    root: str
-    keys: frozenset = frozenset()
+``path`` is None when no file was found (defaults apply); ``root`` is the
+directory that ``exclude`` and ``per-file-ignores`` patterns are relative
+to (the config file's directory, else the current directory).  ``keys``:
+the Settings fields the file set (family options as ``extra.<name>``).
+"""
 
 
 def _display(path: str) -> str:
@@ -181,14 +177,17 @@ def _display(path: str) -> str:
     return path if rel.startswith("..") else rel
 
 
-def _load_toml(path: str) -> dict:
+def _load_toml(path: str, data: bytes | None = None) -> dict:
+    """The TOML file *path* (its bytes *data* when already read); ConfigError when unreadable or invalid."""
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only
         import tomli as tomllib
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
+        if data is None:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        return tomllib.loads(data.decode())
     except OSError as exc:
         raise ConfigError(f"{_display(path)}: cannot read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
@@ -236,8 +235,9 @@ def find_config(start: str) -> str | None:
         here = parent
 
 
-def load_config(paths: Iterable[str] = (), config_file: str | None = None, isolated: bool = False) -> Config:
-    """The configuration for checking *paths*.
+def load_config(paths: Iterable[str] = (), config_file: str | None = None, isolated: bool = False,
+                content: bytes | None = None) -> Config:
+    """The configuration for checking *paths* (*content*: the bytes of *config_file*, when already read).
 
     *config_file* (``--config``) wins; else the nearest pyproject.toml with
     ``[tool.boundlint]`` from the first path (or the current directory)
@@ -255,7 +255,7 @@ def load_config(paths: Iterable[str] = (), config_file: str | None = None, isola
             return Config(Settings(), None, cwd)
     elif not os.path.isfile(config_file):
         raise ConfigError(f"{config_file}: config file does not exist")
-    data = _load_toml(config_file)
+    data = _load_toml(config_file, content)
     table = _boundlint_table(data)
     where = "[tool.boundlint]"
     if table is None:
@@ -455,10 +455,10 @@ class PerFileIgnores:
     """
 
     def __init__(self, pairs: Iterable[tuple[str, tuple[str, ...]]], root: str) -> None:
-        import pathspec
+        from boundlint.patterns import spec
 
         self.root = os.path.abspath(root)
-        self.rules = [(pathspec.GitIgnoreSpec.from_lines([glob]), codes) for glob, codes in pairs]
+        self.rules = [(spec([glob]), codes) for glob, codes in pairs]
         self._memo: dict[str, tuple[str, ...]] = {}
 
     def codes_for(self, path: str) -> tuple[str, ...]:

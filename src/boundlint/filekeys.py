@@ -162,7 +162,7 @@ def _load(store: str) -> dict[str, tuple]:
     gc.disable()  # a load makes many small tuples and no garbage: collecting meanwhile only costs time
     try:
         with open(store, "rb") as fh:
-            loaded = marshal.load(fh)
+            loaded = marshal.loads(fh.read())  # marshal.load reads a file object piece by piece: far slower
     except (OSError, EOFError, ValueError, TypeError):
         return {}
     finally:

@@ -14,6 +14,8 @@ import os
 from collections import namedtuple
 from collections.abc import Callable, Iterable
 
+from boundlint.patterns import spec as gitignore_spec
+
 SKIP_DIRS = frozenset({
     ".git", ".hg", ".svn", ".bzr", "__pycache__", "node_modules", ".venv", "venv", ".tox", ".nox",
     ".mypy_cache", ".pytest_cache", ".ruff_cache", ".boundlint_cache", "build", "dist", ".eggs",
@@ -26,8 +28,86 @@ class PathError(Exception):
     """A path given on the command line does not exist."""
 
 
-def _is_virtualenv(path: str) -> bool:
-    return os.path.isfile(os.path.join(path, "pyvenv.cfg"))
+class Snapshot:
+    """``with Snapshot():`` each directory is listed, and each status asked, once meanwhile.
+
+    A run walks its paths and then each of their projects (``index.build``
+    lists a project's modules for its digest), mostly over the same folders:
+    the later walks then make none of the system calls the first made.  A
+    change in the tree meanwhile is not seen, as a change during one walk
+    never was.  Snapshots nest; the outermost one is used.
+    """
+
+    def __enter__(self) -> Snapshot:
+        global _SEEN
+        self._outer = _SEEN
+        if _SEEN is None:
+            _SEEN = {}
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        global _SEEN
+        _SEEN = self._outer
+
+
+_SEEN: dict[tuple[str, str], object] | None = None  # (question, absolute path) -> answer, while a Snapshot is open
+
+
+def _remembered(question: str, full: str, ask: Callable[[], object]) -> object:
+    """``ask()``, answered once per *question* about the absolute path *full* while a Snapshot is open."""
+    if _SEEN is None:
+        return ask()
+    key = (question, full)
+    if key not in _SEEN:
+        _SEEN[key] = ask()
+    return _SEEN[key]
+
+
+def _is_virtualenv(full: str) -> bool:
+    """True when the directory *full* (an absolute path) is a virtualenv."""
+    return _remembered("venv", full, lambda: os.path.isfile(os.path.join(full, "pyvenv.cfg")))
+
+
+def _identity(path: str, full: str) -> tuple[int, int] | None:
+    """``(device, inode)`` of the directory *path* (absolute: *full*), None when it cannot be stat'ed."""
+    def ask():
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+    return _remembered("identity", full, ask)
+
+
+def _walk(top: str, full: str, onerror: Callable[[OSError], object]):
+    """``os.walk(top, onerror=onerror, followlinks=True)``, yielding ``(dirpath, absolute dirpath, dirnames,
+    filenames)``; a listing is taken once per Snapshot (a failed one is tried again, to report it)."""
+    try:
+        dirs, files = _listing(top, full)
+    except OSError as err:
+        onerror(err)
+        return
+    yield top, full, dirs, files
+    for name in dirs:  # what the caller kept
+        yield from _walk(os.path.join(top, name), os.path.join(full, name), onerror)
+
+
+def _listing(top: str, full: str) -> tuple[list[str], list[str]]:
+    """The names in *top* as os.walk divides them: ``(directories, the rest)``; raises OSError as os.scandir does."""
+    found = _SEEN.get(("listing", full)) if _SEEN is not None else None
+    if found is None:
+        dirs, files = [], []
+        with os.scandir(top) as entries:
+            for entry in entries:
+                try:
+                    is_dir = entry.is_dir()  # follows a symlink, as os.walk does
+                except OSError:
+                    is_dir = False
+                (dirs if is_dir else files).append(entry.name)
+        found = (dirs, files)
+        if _SEEN is not None:
+            _SEEN[("listing", full)] = found
+    return list(found[0]), list(found[1])
 
 
 def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | None = None,
@@ -69,17 +149,12 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
         ignores = _GitIgnores(root_dir) if use_git else None
         # A directory that cannot be listed is kept as a path, so it is reported (BND001), not skipped.
         unlistable = lambda err: found.setdefault(err.filename, None) if isinstance(err, PermissionError) else None  # noqa: E731
-        for dirpath, dirnames, filenames in os.walk(root_dir, onerror=unlistable, followlinks=True):
-            try:
-                st = os.stat(dirpath)
-            except OSError:
+        for dirpath, full_dir, dirnames, filenames in _walk(root_dir, os.path.abspath(root_dir), unlistable):
+            identity = _identity(dirpath, full_dir)
+            if identity is None or identity in seen:
                 dirnames[:] = []
                 continue
-            if (st.st_dev, st.st_ino) in seen:
-                dirnames[:] = []
-                continue
-            seen.add((st.st_dev, st.st_ino))
-            full_dir = os.path.abspath(dirpath)
+            seen.add(identity)
             rules = rules_for(full_dir)
             spec = rules.spec
             # Patterns are relative to their config's directory, else to the walk root.
@@ -87,11 +162,11 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
             if rel_dir is None:
                 rel_dir = os.path.relpath(dirpath, root_dir).replace(os.sep, "/")
             gitignored = ignores.ignored if ignores is not None and rules.respect_gitignore else None
-            if ignores is not None:
-                ignores.enter(dirpath)
+            if ignores is not None and ".gitignore" in filenames:  # listed: no failed open per directory
+                ignores.enter(full_dir)
             keep = []
             for d in sorted(dirnames):
-                full = os.path.join(dirpath, d)
+                full = os.path.join(full_dir, d)
                 if d in SKIP_DIRS or d.endswith(".egg-info") or _is_virtualenv(full):
                     continue
                 if spec is not None and spec.match_file(_rel(rel_dir, d) + "/"):
@@ -105,12 +180,10 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
                     continue
                 if spec is not None and spec.match_file(_rel(rel_dir, name)):
                     continue
-                full = os.path.join(dirpath, name)
-                if os.path.isdir(full):
+                # not a directory: os.walk lists those in dirnames
+                if gitignored is not None and gitignored(os.path.join(full_dir, name), False):
                     continue
-                if gitignored is not None and gitignored(full, False):
-                    continue
-                found[full] = None
+                found[os.path.join(dirpath, name)] = None
     return sorted(found)
 
 
@@ -170,13 +243,15 @@ class _GitIgnores:
             self.specs.extend(reversed(ancestors))
 
     def enter(self, directory: str) -> None:
-        """Read *directory*'s own .gitignore (call once per directory, parents first)."""
+        """Read *directory*'s own .gitignore (call once per directory that lists one, parents first)."""
         spec = _read_spec(os.path.join(directory, ".gitignore"))
         if spec is not None:
             self.specs.append((os.path.abspath(directory), spec))
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         """True when a .gitignore that applies to *path* ignores it."""
+        if not self.specs:  # often none apply: no path to make absolute for each entry of the walk
+            return False
         full = os.path.abspath(path)
         return any(_matches(spec, base, full, is_dir) for base, spec in self.specs)
 
@@ -189,6 +264,10 @@ def _matches(spec, base: str, full: str, is_dir: bool) -> bool:
 
 
 def _read_spec(path: str):
+    return _remembered("gitignore", os.path.abspath(path), lambda: _read_patterns(path))
+
+
+def _read_patterns(path: str):
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             lines = fh.read().splitlines()
@@ -196,9 +275,7 @@ def _read_spec(path: str):
         return None
     if not any(line.strip() and not line.lstrip().startswith("#") for line in lines):
         return None
-    import pathspec
-
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    return gitignore_spec(lines)
 
 
 def _rel(rel_dir: str, name: str) -> str:
@@ -209,6 +286,4 @@ def _spec(patterns: Iterable[str]):
     patterns = list(patterns)
     if not patterns:
         return None
-    import pathspec
-
-    return pathspec.GitIgnoreSpec.from_lines(patterns)
+    return gitignore_spec(patterns)

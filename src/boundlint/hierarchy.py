@@ -16,9 +16,11 @@ directory, and each config file is read once.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import sys
+from collections import namedtuple
 from collections.abc import Iterable, Mapping
 
+from boundlint import memo
 from boundlint.config import (
     FAMILY_TABLES, TOP_LEVEL, Config, ConfigError, PerFileIgnores, Settings, _boundlint_table, _display,
     _load_toml, load_config, merge_cli, toml_value,
@@ -29,30 +31,19 @@ OVERRIDES = ("select", "ignore", "extend_select", "extend_ignore", "exclude", "e
              "respect_gitignore", "timeout", "min_severity")
 
 
-@dataclass(frozen=True)
-class Resolved:
-    """The effective configuration of one directory.
+# Named tuples, not dataclasses: both are made on every run's start-up, and defining a dataclass costs more.
+Resolved = namedtuple("Resolved", "settings path root keys cli", defaults=(frozenset(), frozenset()))
+Resolved.__doc__ = """The effective configuration of one directory.
 
-    ``settings``: the config's settings with the command-line flags applied.
-    ``path``: the config file (absolute), or None for the defaults.
-    ``root``: the directory ``exclude`` / ``per-file-ignores`` are relative to.
-    ``keys``: Settings fields the file set; ``cli``: fields the command line set.
-    """
+``settings``: the config's settings with the command-line flags applied.
+``path``: the config file (absolute), or None for the defaults.
+``root``: the directory ``exclude`` / ``per-file-ignores`` are relative to.
+``keys``: Settings fields the file set; ``cli``: fields the command line set.
+"""
 
-    settings: Settings
-    path: str | None
-    root: str
-    keys: frozenset = frozenset()
-    cli: frozenset = frozenset()
-
-
-@dataclass(frozen=True)
-class DirRules:
-    """What discovery needs in one directory: the exclude spec, its anchor, gitignore on or off."""
-
-    spec: object | None  # a pathspec.GitIgnoreSpec, or None when nothing is excluded
-    anchor: str
-    respect_gitignore: bool
+# What discovery needs in one directory: the exclude spec (its match_file, ``patterns.spec``; None when
+# nothing is excluded), its anchor, gitignore on or off.
+DirRules = namedtuple("DirRules", "spec anchor respect_gitignore")
 
 
 class ConfigTree:
@@ -117,8 +108,9 @@ class ConfigTree:
                 break
             chain.append(here)
             candidate = os.path.join(here, "pyproject.toml")
-            if os.path.isfile(candidate) and _has_table(candidate):
-                found = self._resolve(load_config(config_file=candidate))
+            config = _config_of(candidate) if os.path.isfile(candidate) else None
+            if config is not None:
+                found = self._resolve(config)
                 break
             parent = os.path.dirname(here)
             if os.path.exists(os.path.join(here, ".git")) or parent == here:
@@ -137,9 +129,9 @@ class ConfigTree:
             patterns = list(resolved.settings.exclude + resolved.settings.extend_exclude)
             spec = None
             if patterns:
-                import pathspec
+                from boundlint.patterns import spec as gitignore_spec
 
-                spec = pathspec.GitIgnoreSpec.from_lines(patterns)
+                spec = gitignore_spec(patterns)
             rules = DirRules(spec, os.path.abspath(resolved.root), resolved.settings.respect_gitignore)
             self._rules[resolved.path] = rules
         return rules
@@ -162,10 +154,57 @@ class ConfigTree:
         return pfi.ignored(path, code)
 
 
-def _has_table(path: str) -> bool:
-    """True when *path* has ``[tool.boundlint]``, or is broken TOML (so the error is reported, not skipped)."""
+def _config_of(path: str) -> Config | None:
+    """The config in the ``pyproject.toml`` *path*; None when it has no ``[tool.boundlint]``; raises ConfigError.
+
+    With a ``memo`` both answers are remembered by the file's content key
+    (a config also by boundlint's code, which validates it), so a run whose
+    configs did not change parses none.  An error is never remembered.
+    """
+    answers = memo.current()
+    data = key = None
+    if answers is not None:
+        from boundlint import filekeys
+        from boundlint.cache import code_id
+
+        stamps = filekeys.for_dir(answers.cache_dir)
+        try:
+            data, content = stamps.lookup(path)  # data is None when the key was remembered, unread
+            found = answers.get(f"pyproject\0{sys.version}\0{code_id()}\0{content}")
+            if found is not None:
+                return _remembered_config(found, path)
+            if data is None:
+                data, content = stamps.read(path)
+            key = f"pyproject\0{sys.version}\0{code_id()}\0{content}"
+        except OSError:
+            data = key = None  # reported by the read below, as without a memo
+    if not _has_table(path, data):
+        if key is not None:
+            answers.put(key, False)
+        return None
+    config = load_config(config_file=path, content=data)
+    if key is not None:
+        answers.put(key, (tuple(getattr(config.settings, f) for f in _SETTINGS_FIELDS), tuple(sorted(config.keys))))
+    return config
+
+
+_SETTINGS_FIELDS = tuple(Settings.__dataclass_fields__)
+
+
+def _remembered_config(found, path: str) -> Config | None:
+    """The Config remembered as *found* for the file *path*: False (no table) or (Settings fields, keys)."""
+    if found is False:
+        return None
+    values, keys = found
+    full = os.path.abspath(path)
+    return Config(Settings(*values), full, os.path.dirname(full), frozenset(keys))
+
+
+def _has_table(path: str, data: bytes | None = None) -> bool:
+    """True when *path* (its bytes *data*, when read) has ``[tool.boundlint]``, or is broken TOML (so the
+    error is reported, not skipped)."""
     try:
-        return _boundlint_table(_load_toml(path)) is not None
+        return _boundlint_table(_load_toml(path, data)) is not None
     except ConfigError:
         return True
 

@@ -36,6 +36,13 @@ def check_paths(paths: Iterable[str], settings: Settings | None, jobs: int | Non
     unchanged files; it is not used with *collectors*, whose facts are not
     cached.
     """
+    from boundlint.files import Snapshot
+
+    with Snapshot():  # the project walks of the digests and the index re-list no folder this walk listed
+        return _check_paths(paths, settings, jobs, progress, root, collectors, cache, tree)
+
+
+def _check_paths(paths, settings, jobs, progress, root, collectors, cache, tree) -> list[FileResult]:
     from boundlint.files import discover
     from boundlint.index import build
 
@@ -69,7 +76,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
     """
     if cache is None:
         return check_files(paths, settings, jobs, progress, per_file=per_file)
-    from boundlint import filekeys
+    from boundlint import filekeys, memo
     from boundlint.index import build
     from boundlint.index.view import PROJECT
 
@@ -122,6 +129,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
         results.append(result)
     cache.flush()
     filekeys.flush_all()
+    memo.flush()
     results.sort(key=lambda r: r.path)
     return results
 

@@ -419,13 +419,17 @@ def project_digest(path: str, known: dict[str, str] | None = None) -> str:
     root, recursive = find_root(path)
     found = _DIGESTS.get(root)
     if found is None:
+        known = known or {}
         h = blake2b(digest_size=16)
+        prefix = root if root.endswith(os.sep) else root + os.sep
         for file in sorted(_project_files(root, recursive)):
             full = os.path.abspath(file)
-            key = (known or {}).get(full)
+            key = known.get(full)
             if key is None:
                 key = _bytes_key(full)
-            h.update(f"{os.path.relpath(full, root)}\0{key}\0".encode("utf-8", "surrogatepass"))
+            # os.path.relpath, without its cost for the files below the root (all of them, but for races)
+            rel = full[len(prefix):] if full.startswith(prefix) else os.path.relpath(full, root)
+            h.update(f"{rel}\0{key}\0".encode("utf-8", "surrogatepass"))
         found = _DIGESTS[root] = h.hexdigest()
     return found
 

@@ -5,7 +5,7 @@ so a run pays for nothing but the formatter it prints with.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 from collections.abc import Mapping, Sequence
 
 from boundlint.finding import Finding
@@ -22,19 +22,16 @@ def canonical(name: str) -> str:
     return ALIASES.get(name, name)
 
 
-@dataclass(frozen=True)
-class ReportOptions:
+# A named tuple, not a dataclass: it is made on every run's start-up, and defining a dataclass costs more.
+class ReportOptions(namedtuple("ReportOptions", "output_format show_source statistics quiet colour",
+                               defaults=("full", False, False, False, False))):
     """How to print a run: a name from ``OUTPUT_FORMATS`` and the flags that shape it.
 
     ``colour`` is decided by the caller (``report.color.use_colour``), and only the
     text formats (full, concise, grouped, and statistics as text) use it.
     """
 
-    output_format: str = "full"
-    show_source: bool = False
-    statistics: bool = False
-    quiet: bool = False
-    colour: bool = False
+    __slots__ = ()
 
     def check(self) -> str | None:
         """A one-line complaint when the options cannot be combined, else None."""
