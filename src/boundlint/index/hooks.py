@@ -43,10 +43,26 @@ def role(func: ast.FunctionDef | ast.AsyncFunctionDef, bases: list[str] | None) 
     names = [dotted(d.func if isinstance(d, ast.Call) else d) or "" for d in func.decorator_list]
     # a plain dotted name unparses to itself: only other decorators (calls) need the unparser
     text = " ".join(n if type(d) is not ast.Call and n else ast.unparse(d) for d, n in zip(func.decorator_list, names))
-    short = None if bases is None else {b.rsplit(".", 1)[-1] for b in bases}
-    found = role_of(names, text, func.name, short)
+    short = None if bases is None else frozenset(b.rsplit(".", 1)[-1] for b in bases)
+    key = (tuple(names), text, func.name, short)
+    found = _ROLES.get(key, _ROLES)
+    if found is _ROLES:
+        if len(_ROLES) >= _ROLES_MAX:
+            _ROLES.clear()
+        found = _ROLES[key] = _role(names, text, func.name, short)
+    return found
+
+
+# A role by its signs, remembered: most functions have no decorator and share a few keys; the index asks
+# with the default tables (no settings), which never change in a process.  Bounded: emptied when full.
+_ROLES: dict[tuple, str | None] = {}
+_ROLES_MAX = 50_000
+
+
+def _role(names: list[str], text: str, name: str, short: frozenset[str] | None) -> str | None:
+    found = role_of(names, text, name, short)
     entries = tables.table("entry-points")
-    if found == ONCE and (func.name in entries or any(n.rsplit(".", 1)[-1] in entries for n in names)):
+    if found == ONCE and (name in entries or any(n.rsplit(".", 1)[-1] in entries for n in names)):
         return ENTRY
     return found
 

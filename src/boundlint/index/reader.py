@@ -218,9 +218,10 @@ class FunctionReader:
         del self.when[depth:]
 
     def _statement(self, stmt: ast.stmt, loop: dict | None) -> None:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        kind = type(stmt)  # parsed nodes are of the leaf classes: exact type tests
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
             return  # its own facts; a nested def runs when called, not here
-        if isinstance(stmt, (ast.For, ast.AsyncFor)):
+        if kind is ast.For or kind is ast.AsyncFor:
             self._exprs(stmt.iter, loop)
             inner = self._loop(stmt.iter, stmt.lineno)
             if _failover(stmt.body):
@@ -230,7 +231,7 @@ class FunctionReader:
             self._statements(stmt.body, inner)
             self._statements(stmt.orelse, loop)
             return
-        if isinstance(stmt, ast.While):
+        if kind is ast.While:
             self._exprs(stmt.test, loop)
             # paced: a pause among the body's own statements (or its try's finally) makes it one pass per period
             # a retry loop that returns or breaks once its try succeeds runs its work once, not per pass
@@ -238,13 +239,13 @@ class FunctionReader:
                                          "line": stmt.lineno, "paced": _paced(stmt.body)})
             self._statements(stmt.orelse, loop)
             return
-        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+        if kind is ast.With or kind is ast.AsyncWith:
             for item in stmt.items:
-                self._with_item(item.context_expr, isinstance(stmt, ast.AsyncWith))
+                self._with_item(item.context_expr, kind is ast.AsyncWith)
                 self._exprs(item.context_expr, loop)
             self._statements(stmt.body, loop)
             return
-        if isinstance(stmt, ast.If):
+        if kind is ast.If:
             keys = [self._unalias(k) for k in _rejected_keys(stmt.test)]
             if keys and _terminates(stmt.body):
                 self.out["len_checked"].extend(k for k in keys if k.split(".", 1)[0] in self.params)
@@ -259,11 +260,11 @@ class FunctionReader:
             self._statements(stmt.body, loop, then)
             self._statements(stmt.orelse, loop, other)
             return
-        if isinstance(stmt, ast.Assert):
+        if kind is ast.Assert:
             for key in _rejected_keys(stmt.test, asserted=True):
                 if key.split(".", 1)[0] in self.params:
                     self.out["len_checked"].append(key)
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+        if kind is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Name:
             name = stmt.targets[0].id
             measured = self._measured(stmt.value)
             if measured:
@@ -282,13 +283,13 @@ class FunctionReader:
             elif isinstance(stmt.value, (ast.List, ast.Set, ast.Dict)) and not (
                     stmt.value.keys if isinstance(stmt.value, ast.Dict) else stmt.value.elts):
                 self.binds.pop(name, None)
-        if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript)
+        if (kind is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Subscript
                 and isinstance(stmt.targets[0].value, ast.Name) and loop is not None and loop.get("src")
                 and isinstance(stmt.value, ast.Call)):
             # coros = {}; for x in xs: coros[x] = fetch(x) -- one new call per item of xs
             made = self.ref(stmt.value.func) or dotted(stmt.value.func) or "?"
             self.binds[stmt.targets[0].value.id] = {"each": loop["src"], "call": made, "line": stmt.value.lineno}
-        if (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+        if (kind is ast.Expr and type(stmt.value) is ast.Call
                 and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr in ("append", "add")
                 and isinstance(stmt.value.func.value, ast.Name) and loop is not None and loop.get("src")
                 and stmt.value.args and isinstance(stmt.value.args[0], ast.Call)):
@@ -296,9 +297,9 @@ class FunctionReader:
             elt = stmt.value.args[0]
             self.binds[stmt.value.func.value.id] = {"each": loop["src"], "call": self.ref(elt.func) or dotted(elt.func) or "?",
                                                      "line": elt.lineno}
-        if type(stmt) is ast.Assign:
+        if kind is ast.Assign:
             local_binds.state_set(self, stmt)  # `request.app.state.X = body.x`: shared state from input
-        for field in child_fields(type(stmt)):  # as ast.iter_child_nodes, without its generators
+        for field in _FIELDS.get(kind) or child_fields(kind):  # as ast.iter_child_nodes, without its generators
             value = getattr(stmt, field, None)
             for child in value if type(value) is list else (value,):
                 if isinstance(child, ast.stmt):
@@ -429,11 +430,13 @@ class FunctionReader:
                 self.out["limiter"] = self.out["limiter"] or receiver
         if made is not None and made in self._constructors and not _shares_pool(call):
             self.out["clients"].append([made, call.lineno, call.col_offset + 1])
-        if _is_const_batch(call, self):
+        if name == "range" and _is_const_batch(call, self):  # only range(...) can be one
             self.out["batches"] = self.out["batches"] or "fixed-size batches"
-        record_dependency(self.out, call, made, name, id(call) in self.awaited, id(call) in self._absorbed, list(self.when))
-        record_pool(self.out, call, made, name, id(call) in self.awaited)
-        self._worker_pass(call, short, made, loop)
+        record_dependency(self.out, call, made, name, id(call) in self.awaited, id(call) in self._absorbed, self.when)
+        if self.out["async"]:  # record_pool reads coroutines only
+            record_pool(self.out, call, made, name, id(call) in self.awaited)
+        if made in _TO_THREAD or short in _WORKER_METHODS:  # what _worker_pass reads, else it returns at once
+            self._worker_pass(call, short, made, loop)
         if short in _GATHERS:
             for arg in call.args:
                 value = arg.value if isinstance(arg, ast.Starred) else arg

@@ -57,10 +57,27 @@ def _bool_flags(cls: ast.ClassDef | None) -> set[str]:
     if cls is None:
         return set()
     found = set()
-    for node in ast.walk(cls):
+    for node in _statements(cls.body):  # an assignment is a statement: no expression is walked
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, bool):
             found.update(n for n in map(_dotted, node.targets) if n and n.startswith("self."))
     return found
+
+
+def _statements(body: list[ast.stmt]):
+    """Every statement under *body*, in nested blocks, functions and classes too (all ``ast.walk`` finds)."""
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        fields = _STATEMENT_FIELDS.get(type(node))
+        if fields is None:
+            fields = _STATEMENT_FIELDS[type(node)] = tuple(
+                f for f in ("body", "orelse", "finalbody", "handlers", "cases") if f in type(node)._fields)
+        for name in fields:
+            stack.extend(getattr(node, name))
+
+
+_STATEMENT_FIELDS: dict[type, tuple[str, ...]] = {}  # statement type -> its fields that hold statements
 
 
 def _endless(test: ast.AST, cls: ast.ClassDef | None, memo: dict) -> bool:

@@ -3,6 +3,7 @@ shared pools, fixed-size batches, and the dependency a call reaches."""
 from __future__ import annotations
 
 import ast
+import functools
 
 from boundlint import tables
 from boundlint.facts import calls
@@ -60,7 +61,8 @@ def record_dependency(out: dict, call: ast.Call, made: str | None, name: str, aw
     *awaited* whether the call is awaited (an awaited call out of sight waits on I/O).  ``dep_out`` and
     ``opaque_out`` say the same of the calls whose failure reaches the caller: not *absorbed* by a
     ``try`` that catches everything and does not raise (``absorbs``).  A call under the parameter
-    conditions *when* is also listed in ``guarded``, and left out of the ``*_open`` views (``index.flags``)."""
+    conditions *when* (copied: the caller's list goes on changing) is also listed in ``guarded``, and left out
+    of the ``*_open`` views (``index.flags``)."""
     views = (("dep", "opaque"),) if absorbed else (("dep", "opaque"), ("dep_out", "opaque_out"))
     if not when:
         views += (("dep_open", "opaque_open"),) if absorbed else (("dep_open", "opaque_open"),
@@ -84,7 +86,7 @@ def record_dependency(out: dict, call: ast.Call, made: str | None, name: str, aw
             out[opaque] = True
     if when and (kind == calls.DEPENDENCY or opaque_call):
         out.setdefault("guarded", []).append(["dep" if kind == calls.DEPENDENCY else "opaque",
-                                              f"`{name or method}()`", call.lineno, absorbed, when])
+                                              f"`{name or method}()`", call.lineno, absorbed, list(when)])
 
 
 # What ``calls`` says of a callee, by its names alone: modules repeat them (``self.client.get``,
@@ -289,6 +291,7 @@ def _reads_request(expr: ast.AST) -> bool:
     return isinstance(expr, ast.Name) and expr.id.lower() in ("request", "req", "self.request")
 
 
+@functools.lru_cache(maxsize=4096)  # asked for every function of a module
 def test_module(module: str) -> bool:
     """``tests.test_api``, ``app.conftest``: test code builds request models to send them to the app."""
     return any(part in ("test", "tests", "conftest") or part.startswith("test_") for part in module.split("."))

@@ -90,10 +90,18 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
     out = {**empty(), "imports": imports}
     local = _local_names(tree)
 
+    resolved: dict[str, str | None] = {}  # dotted text -> its ref: modules repeat the same names
+
     def ref(expr: ast.AST) -> str | None:
         name = dotted(expr)
         if name is None:
             return None
+        found = resolved.get(name, resolved)
+        if found is resolved:
+            found = resolved[name] = _resolve(name)
+        return found
+
+    def _resolve(name: str) -> str | None:
         root, _, rest = name.partition(".")
         if root in local:
             return f"{module}.{name}"
