@@ -1,7 +1,6 @@
 """The exposure map across modules: findings go to the handler their evidence chain names."""
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import shutil
@@ -188,8 +187,8 @@ def test_evidence_naming_a_decorator_line_claims_the_finding_for_that_handler_on
     assert codes(build_report(results, 0.0, str(tmp_path))) == {"first": ["BND101"], "second": ["BND101"]}
     (result,) = results
     result.findings = [
-        dataclasses.replace(f, evidence=(f"request input `ids` of `second()` POST /b ({path}:21)",
-                                         f"`fan(ids)` called by `second()` ({path}:23)"))
+        f._replace(evidence=(f"request input `ids` of `second()` POST /b ({path}:21)",
+                             f"`fan(ids)` called by `second()` ({path}:23)"))
         if f.code == "BND101" else f
         for f in result.findings
     ]

@@ -19,7 +19,6 @@ import os
 import sys
 from collections import namedtuple
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field, replace
 
 DEFAULT_SELECT = ("BND",)
 # Codes under these prefixes are off unless a select entry names the prefix itself.
@@ -27,30 +26,39 @@ DEFAULT_SELECT = ("BND",)
 OPT_IN: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Everything that changes what a run reports.
+# A named tuple, not a dataclass: ``dataclasses`` imports inspect, ast and tokenize, too much for a
+# run served from the cache.  Fields in this order, with these defaults (positional construction works).
+_SETTINGS_DEFAULTS = (
+    ("select", DEFAULT_SELECT),  # tuple[str, ...]
+    ("ignore", ()),
+    ("extend_select", ()),
+    ("extend_ignore", ()),
+    ("per_file_ignores", ()),  # tuple[tuple[str, tuple[str, ...]], ...]
+    ("exclude", ()),
+    ("extend_exclude", ()),
+    ("respect_gitignore", True),
+    ("timeout", 60.0),
+    ("min_severity", "medium"),  # the lowest severity reported (verdicts.severity): low, medium or high
+    ("extra", ()),  # tuple[tuple[str, object], ...]
+)
+
+
+_SettingsTuple = namedtuple("Settings", [n for n, _ in _SETTINGS_DEFAULTS], defaults=[d for _, d in _SETTINGS_DEFAULTS])
+
+
+class Settings(_SettingsTuple):
+    """Everything that changes what a run reports (immutable and hashable; ``_replace`` makes a changed copy).
 
     ``select`` / ``ignore`` / ``extend_select`` / ``extend_ignore``: code
     prefixes.  ``per_file_ignores``: ``(glob, codes)`` pairs.  ``exclude``
     / ``extend_exclude``: gitignore-style patterns of paths not to check.
     ``timeout``: seconds one file may take before it is reported and skipped.
+    ``min_severity``: the lowest severity reported.
     ``extra``: the family analysis options that were configured, as
     ``(kebab-case name, value)`` pairs (lists become tuples).
     """
 
-    select: tuple[str, ...] = DEFAULT_SELECT
-    ignore: tuple[str, ...] = ()
-    extend_select: tuple[str, ...] = ()
-    extend_ignore: tuple[str, ...] = ()
-    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    exclude: tuple[str, ...] = ()
-    extend_exclude: tuple[str, ...] = ()
-    respect_gitignore: bool = True
-    timeout: float = 60.0
-    # The lowest severity reported (verdicts.severity): low, medium or high.
-    min_severity: str = "medium"
-    extra: tuple[tuple[str, object], ...] = field(default=())
+    __slots__ = ()
 
     def enabled(self, code: str) -> bool:
         """True when *code* is selected and not ignored (longest prefix decides).
@@ -76,7 +84,8 @@ class Settings:
         """A stable hash of every setting that changes findings."""
         from boundlint.hashes import blake2b
 
-        data = json.dumps(asdict(self), sort_keys=True, default=str)
+        # the fields in order, as dataclasses.asdict gave them when Settings was a dataclass: same cache keys
+        data = json.dumps(self._asdict(), sort_keys=True, default=str)
         return blake2b(data.encode(), digest_size=8).hexdigest()
 
 
@@ -418,7 +427,7 @@ def merge_cli(settings: Settings, **overrides: object) -> Settings:
             changes[key] = tuple(getattr(settings, key)) + tuple(value)
         else:
             changes[key] = value
-    return replace(settings, **changes) if changes else settings
+    return settings._replace(**changes) if changes else settings
 
 
 def analysis_settings(path: str) -> Settings:

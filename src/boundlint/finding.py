@@ -1,31 +1,30 @@
 """The finding record every rule, formatter and adapter shares."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
+
+# A named tuple, not a dataclass: ``dataclasses`` imports inspect, ast and tokenize, too much for a
+# run served from the cache.  Fields in this order (a tuple compares them in order):
+#   path: str, line: int, column: int, code: str, message: str, end_line: int, end_column: int,
+#   hint: str = "",
+#   evidence: tuple[str, ...] = ()  the chain of facts that makes it a hazard, outermost first,
+#                                   each ``"what (path:line)"``,
+#   severity: str = "medium"        ``high``, ``medium`` or ``low`` (verdicts.severity), from the evidence,
+#   severity_reason: str = ""       the evidence that set ``severity``, one phrase.
+_FindingTuple = namedtuple(
+    "Finding", "path line column code message end_line end_column hint evidence severity severity_reason",
+    defaults=("", (), "medium", ""))
 
 
-@dataclass(frozen=True, order=True)
-class Finding:
-    """One reported hazard.
+class Finding(_FindingTuple):
+    """One reported hazard (immutable and hashable; ``_replace`` makes a changed copy).
 
     Positions are 1-based lines and 1-based columns (as printed); ``end_line`` /
     ``end_column`` close the flagged node (column exclusive).  Ordering is by
     path, line, column, then code, which is the output order.
     """
 
-    path: str
-    line: int
-    column: int
-    code: str
-    message: str
-    end_line: int
-    end_column: int
-    hint: str = ""
-    # The chain of facts that makes it a hazard, outermost first, each ``"what (path:line)"``.
-    evidence: tuple[str, ...] = ()
-    # ``high``, ``medium`` or ``low`` (verdicts.severity), derived from the evidence.
-    severity: str = "medium"
-    severity_reason: str = ""  # the evidence that set ``severity``, one phrase
+    __slots__ = ()
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready mapping with the public field names."""

@@ -188,7 +188,7 @@ def _config_of(path: str) -> Config | None:
     return config
 
 
-_SETTINGS_FIELDS = tuple(Settings.__dataclass_fields__)
+_SETTINGS_FIELDS = Settings._fields
 
 
 def _remembered_config(found, path: str) -> Config | None:

@@ -9,7 +9,6 @@ result.  Nothing is written except the ``--output`` file.
 """
 from __future__ import annotations
 
-import dataclasses
 import sys
 import time
 
@@ -33,7 +32,7 @@ def collect(paths, settings, root=None, jobs=None, progress=None, tree=None):
 
     started = time.monotonic()
     if settings is not None:  # the audit lists every finding, whatever its severity
-        settings = dataclasses.replace(settings, min_severity="low")
+        settings = settings._replace(min_severity="low")
     results = check_paths(paths, settings, jobs=jobs, progress=progress, root=root, collectors=(AuditCollector,),
                           tree=tree)
     return results, time.monotonic() - started

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
 from boundlint.config import Settings
 from boundlint.finding import Finding
@@ -11,20 +10,36 @@ from boundlint.finding import Finding
 RECURSION_LIMIT = 6000
 
 
-@dataclass
 class FileResult:
-    """The outcome for one file: its findings (sorted) and its line count."""
+    """The outcome for one file: its findings (sorted) and its line count.
 
-    path: str
-    findings: list[Finding] = field(default_factory=list)
-    lines: int = 0
-    # What extra collectors gathered (collector name -> picklable facts); None when none ran.
-    facts: dict | None = None
-    # The project questions the judgement asked, with a digest of each answer (for the exact cache).
-    consulted: dict | None = None
-    # The check did not complete (time limit, crash, a failing rule), whether or not BND001/BND002
-    # is selected: such a result is never cached, so the next run tries again.
-    failed: bool = False
+    A plain class, not a dataclass (``dataclasses`` imports inspect, ast and tokenize, too much for a
+    run served from the cache), with a dataclass's constructor, repr and equality by value.
+    ``facts``: what extra collectors gathered (collector name -> picklable facts); None when none ran.
+    ``consulted``: the project questions the judgement asked, with a digest of each answer (for the
+    exact cache).  ``failed``: the check did not complete (time limit, crash, a failing rule), whether
+    or not BND001/BND002 is selected: such a result is never cached, so the next run tries again.
+    """
+
+    _FIELDS = ("path", "findings", "lines", "facts", "consulted", "failed")
+    __hash__ = None  # mutable: equal by value, so not hashable
+
+    def __init__(self, path: str, findings: list[Finding] | None = None, lines: int = 0, facts: dict | None = None,
+                 consulted: dict | None = None, failed: bool = False) -> None:
+        self.path = path
+        self.findings = [] if findings is None else findings
+        self.lines = lines
+        self.facts = facts
+        self.consulted = consulted
+        self.failed = failed
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self._FIELDS)})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return tuple(getattr(self, n) for n in self._FIELDS) == tuple(getattr(other, n) for n in self._FIELDS)
 
 
 def _meta_finding(code: str, path: str, reason: str, line: int = 1, column: int = 1) -> Finding:

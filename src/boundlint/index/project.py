@@ -15,7 +15,6 @@ name.  Summaries are cached by content (``SummaryCache``).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 from boundlint.index.launchers import launcher_names
@@ -124,29 +123,55 @@ def module_names(path: str, root: str) -> list[str]:
     return names
 
 
-@dataclass
-class ModuleEntry:
+class _Record:
+    """A dataclass's repr and equality by value for a plain class listing its fields in ``_FIELDS``.
+
+    Not a dataclass: ``dataclasses`` imports inspect, ast and tokenize, too much for a run served
+    from the cache.  The repr is a dataclass's (query answers are digested through it).
+    """
+
+    _FIELDS: tuple[str, ...] = ()
+    __hash__ = None  # mutable: equal by value, so not hashable
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self._FIELDS)})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return tuple(getattr(self, n) for n in self._FIELDS) == tuple(getattr(other, n) for n in self._FIELDS)
+
+
+class ModuleEntry(_Record):
     """One module of the project: its path (as discovered), names and summary."""
 
-    path: str
-    names: list[str]
-    summary: dict
-    is_package: bool = False
+    _FIELDS = ("path", "names", "summary", "is_package")
+
+    def __init__(self, path: str, names: list[str], summary: dict, is_package: bool = False) -> None:
+        self.path = path
+        self.names = names
+        self.summary = summary
+        self.is_package = is_package
 
 
-@dataclass
-class ProjectIndex:
+class ProjectIndex(_Record):
     """Summaries of a project's modules by name, with the lookups the link step needs.
 
     ``modules``: dotted name -> ModuleEntry (a module may have several names).
-    ``by_path``: absolute path -> ModuleEntry.
+    ``by_path``: absolute path -> ModuleEntry.  ``memo``: whole-project answers
+    (queries), dropped when a module is added.
     """
 
-    root: str
-    modules: dict[str, ModuleEntry] = field(default_factory=dict)
-    by_path: dict[str, ModuleEntry] = field(default_factory=dict)
-    _reverse: dict | None = None
-    memo: dict = field(default_factory=dict)  # whole-project answers (queries), dropped when a module is added
+    _FIELDS = ("root", "modules", "by_path", "_reverse", "memo")
+
+    def __init__(self, root: str, modules: dict[str, ModuleEntry] | None = None,
+                 by_path: dict[str, ModuleEntry] | None = None, _reverse: dict | None = None,
+                 memo: dict | None = None) -> None:
+        self.root = root
+        self.modules = {} if modules is None else modules
+        self.by_path = {} if by_path is None else by_path
+        self._reverse = _reverse
+        self.memo = {} if memo is None else memo
 
     def add(self, entry: ModuleEntry) -> None:
         """Register *entry* under every name it has (the first registration of a name wins)."""
