@@ -16,6 +16,32 @@ def check_files(*args, **kwargs) -> list[FileResult]:
     return run(*args, **kwargs)
 
 
+def preload_checker() -> None:
+    """Import what checking a file needs (LibCST, every rule, fact and query module) in this process.
+
+    Called while the index workers summarise, when this process would
+    otherwise wait: the check workers fork after that and start with it,
+    instead of each importing it again.  A module that fails to import is
+    left to the worker, which reports it as it always did.
+    """
+    import importlib
+    import pkgutil
+
+    try:
+        import libcst.metadata  # noqa: F401  (positions)
+
+        import boundlint.engine.check  # noqa: F401
+        from boundlint.rules.base import all_rules
+
+        all_rules()
+        for name in ("analysis", "facts", "verdicts", "index.queries"):
+            package = importlib.import_module(f"boundlint.{name}")
+            for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+                importlib.import_module(module.name)
+    except Exception:  # noqa: BLE001 (a preload only saves time)
+        pass
+
+
 def set_index_cache(directory: str | None) -> None:
     """Cache module summaries under *directory* (None: build them afresh each process)."""
     from boundlint.index import build
@@ -58,7 +84,7 @@ def _check_paths(paths, settings, jobs, progress, root, collectors, cache, tree)
                          respect_gitignore=settings.respect_gitignore)
     if cache is not None and not collectors:
         return check_files_cached(files, settings, cache, jobs, progress, per_file)
-    build.prime(files, build.CACHE_DIR)  # before workers fork, so they share the project indexes
+    build.prime(files, build.CACHE_DIR, preload_checker)  # before workers fork, so they share the project indexes
     _settle()
     return check_files(files, settings, jobs, progress, collectors, per_file)
 
@@ -117,7 +143,8 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
     wrapped = None if progress is None else (lambda n, _total: progress(done + n, len(paths)))
     miss_settings = [each[p] for p in misses] if per_file is not None else None
     if misses:
-        build.prime(misses, build.CACHE_DIR)  # before workers fork; a warm run with no miss builds no index
+        # before workers fork; a warm run with no miss builds no index
+        build.prime(misses, build.CACHE_DIR, preload_checker)
         _settle()
     for result in check_files(misses, settings, jobs, wrapped, per_file=miss_settings) if misses else ():
         key = keys.get(result.path)

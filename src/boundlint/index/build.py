@@ -305,8 +305,9 @@ def _modules(root: str, recursive: bool, extra: tuple[str, ...], keys) -> list[t
     return [found for found in map(lambda f: _module(f, root, keys), files) if found is not None]
 
 
-def _fill(cache: SummaryCache, todo: list, keys) -> None:
-    """Summarise every module of *todo* the cache lacks (reading only those), in parallel when there are many."""
+def _fill(cache: SummaryCache, todo: list, keys, meanwhile=None) -> None:
+    """Summarise every module of *todo* the cache lacks (reading only those), in parallel when there are many
+    (*meanwhile*: see ``prime``)."""
     wanted: dict[str, tuple[str, str, bool, str, bytes | None]] = {}
     for path, names, is_package, source, data in todo:
         if source is None:
@@ -320,15 +321,16 @@ def _fill(cache: SummaryCache, todo: list, keys) -> None:
         if text is not None and now is not None:
             items.append((text, name, is_package))
             sources.append(now)
-    for (_text_, name, is_package), source, summary in zip(items, sources, _summarize_all(items)):
+    for (_text_, name, is_package), source, summary in zip(items, sources, _summarize_all(items, meanwhile)):
         cache.put(_key(source, name, is_package), summary)
 
 
 _PARALLEL_FROM = 64  # modules to read before a process pool pays for itself
 
 
-def _summarize_all(misses: list[tuple[str, str, bool]]) -> list[dict]:
-    """Summaries of ``(text, module, is_package)`` items, in order; in worker processes when there are many."""
+def _summarize_all(misses: list[tuple[str, str, bool]], meanwhile=None) -> list[dict]:
+    """Summaries of ``(text, module, is_package)`` items, in order; in worker processes when there are many,
+    while this process calls *meanwhile* (when given)."""
     cores = os.cpu_count() or 1
     if len(misses) < _PARALLEL_FROM or cores < 2:
         return [summary_of(*item) for item in misses]
@@ -341,7 +343,10 @@ def _summarize_all(misses: list[tuple[str, str, bool]]) -> list[dict]:
         import gc
 
         with context.Pool(cores, initializer=gc.enable) as pool:  # forked while the parent collects nothing
-            return pool.starmap(summary_of, misses, chunksize=max(1, len(misses) // (cores * 8)))
+            pending = pool.starmap_async(summary_of, misses, chunksize=max(1, len(misses) // (cores * 8)))
+            if meanwhile is not None:
+                meanwhile()
+            return pending.get()
     except (OSError, ValueError):  # no fork here, or no process could start: read them in this process
         return [summary_of(*item) for item in misses]
 
@@ -366,17 +371,19 @@ def index_for(path: str, cache_dir: str | None = None) -> ProjectIndex:
     return index
 
 
-def prime(paths: list[str], cache_dir: str | None = None) -> None:
+def prime(paths: list[str], cache_dir: str | None = None, meanwhile=None) -> None:
     """Build the index of every project the files *paths* belong to (before workers fork).
 
     The modules of all those projects are summarised in one batch, so the
     work is spread over every core however the files divide into projects.
+    *meanwhile*: a callable run in this process while worker processes
+    summarise (not called when the modules are few enough to read here).
     """
     with _no_collection(freeze=True):  # the indexes live until the run ends (workers fork after this)
-        _prime(paths, cache_dir)
+        _prime(paths, cache_dir, meanwhile)
 
 
-def _prime(paths: list[str], cache_dir: str | None) -> None:
+def _prime(paths: list[str], cache_dir: str | None, meanwhile=None) -> None:
     from boundlint import filekeys
 
     by_root: dict[str, list[str]] = {}
@@ -389,7 +396,7 @@ def _prime(paths: list[str], cache_dir: str | None) -> None:
     fresh = {root: _modules(root, recursive[root], tuple(members), keys)
              for root, members in by_root.items() if root not in _PROJECTS}
     cache = SummaryCache(cache_dir)
-    _fill(cache, [item for todo in fresh.values() for item in todo], keys)
+    _fill(cache, [item for todo in fresh.values() for item in todo], keys, meanwhile)
     for root, todo in fresh.items():
         _PROJECTS[root] = _assemble(root, todo, cache, keys)
     cache.flush()
