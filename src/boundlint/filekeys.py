@@ -22,12 +22,11 @@ the future is never remembered.
 """
 from __future__ import annotations
 
-import marshal
 import os
 import stat
 import time
 
-from boundlint import __version__
+from boundlint import __version__, stores
 from boundlint.cache import content_key
 
 MARGIN_NS = 2_000_000_000  # more than any timestamp granularity (FAT: 2 s) and clock tick
@@ -79,7 +78,7 @@ class FileKeys:
         if self._records is None:
             self._records = {}
             if self.store is not None:
-                self._records = _load(self.store)
+                self._records = stores.load(self.store)
         return self._records
 
     def key(self, path: str, limit: int | None = None) -> str | None:
@@ -132,43 +131,8 @@ class FileKeys:
         records = self._records
         if len(records) > MAX_RECORDS:
             records = {p: r for p, r in records.items() if p in self._seen}
-        import tempfile
-
-        directory = os.path.dirname(self.store)
-        tmp = None
-        try:
-            os.makedirs(directory, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=directory, prefix=".files.", suffix=".tmp")
-            with os.fdopen(fd, "wb") as fh:
-                marshal.dump(records, fh)
-            os.replace(tmp, self.store)
-            tmp = None
-        except OSError:
-            pass
-        finally:
-            if tmp is not None:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
+        stores.save(self.store, records)
         self._dirty = False
-
-
-def _load(store: str) -> dict[str, tuple]:
-    """The records in *store*; empty when it is missing or damaged."""
-    import gc
-
-    enabled = gc.isenabled()
-    gc.disable()  # a load makes many small tuples and no garbage: collecting meanwhile only costs time
-    try:
-        with open(store, "rb") as fh:
-            loaded = marshal.loads(fh.read())  # marshal.load reads a file object piece by piece: far slower
-    except (OSError, EOFError, ValueError, TypeError):
-        return {}
-    finally:
-        if enabled:
-            gc.enable()
-    return loaded if isinstance(loaded, dict) else {}
 
 
 def for_dir(cache_dir: str | None) -> FileKeys:

@@ -13,10 +13,9 @@ pattern, invalid TOML) is never remembered, so it is reported on every run.
 """
 from __future__ import annotations
 
-import marshal
 import os
 
-from boundlint import __version__
+from boundlint import __version__, stores
 
 MAX_ANSWERS = 200_000
 _CURRENT: Memo | None = None
@@ -39,7 +38,7 @@ class Memo:
 
     def _all(self) -> dict[str, object]:
         if self._answers is None:
-            self._answers = _load(self.store)
+            self._answers = stores.load(self.store)
         return self._answers
 
     def get(self, key: str) -> object | None:
@@ -64,35 +63,8 @@ class Memo:
         answers = self._answers
         if len(answers) > MAX_ANSWERS:
             answers = {k: v for k, v in answers.items() if k in self._used}
-        import tempfile
-
-        directory = os.path.dirname(self.store)
-        tmp = None
-        try:
-            os.makedirs(directory, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=directory, prefix=".answers.", suffix=".tmp")
-            with os.fdopen(fd, "wb") as fh:
-                marshal.dump(answers, fh)
-            os.replace(tmp, self.store)
-            tmp = None
-        except (OSError, ValueError):
-            pass
-        finally:
-            if tmp is not None:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
+        stores.save(self.store, answers)
         self._dirty = False
-
-
-def _load(store: str) -> dict[str, object]:
-    try:
-        with open(store, "rb") as fh:
-            loaded = marshal.loads(fh.read())  # marshal.load reads a file object piece by piece: far slower
-    except (OSError, EOFError, ValueError, TypeError):
-        return {}
-    return loaded if isinstance(loaded, dict) else {}
 
 
 def use(cache_dir: str | None) -> None:

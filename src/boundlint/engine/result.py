@@ -5,16 +5,17 @@ import os
 
 from boundlint.config import Settings
 from boundlint.finding import Finding
+from boundlint.records import Record
 
 
 RECURSION_LIMIT = 6000
 
 
-class FileResult:
+class FileResult(Record):
     """The outcome for one file: its findings (sorted) and its line count.
 
-    A plain class, not a dataclass (``dataclasses`` imports inspect, ast and tokenize, too much for a
-    run served from the cache), with a dataclass's constructor, repr and equality by value.
+    A ``records.Record`` (not a dataclass, for a run served from the cache), with a dataclass's
+    constructor, repr and equality by value.
     ``facts``: what extra collectors gathered (collector name -> picklable facts); None when none ran.
     ``consulted``: the project questions the judgement asked, with a digest of each answer (for the
     exact cache).  ``failed``: the check did not complete (time limit, crash, a failing rule), whether
@@ -22,7 +23,6 @@ class FileResult:
     """
 
     _FIELDS = ("path", "findings", "lines", "facts", "consulted", "failed")
-    __hash__ = None  # mutable: equal by value, so not hashable
 
     def __init__(self, path: str, findings: list[Finding] | None = None, lines: int = 0, facts: dict | None = None,
                  consulted: dict | None = None, failed: bool = False) -> None:
@@ -32,14 +32,6 @@ class FileResult:
         self.facts = facts
         self.consulted = consulted
         self.failed = failed
-
-    def __repr__(self) -> str:
-        return f"{type(self).__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self._FIELDS)})"
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return tuple(getattr(self, n) for n in self._FIELDS) == tuple(getattr(other, n) for n in self._FIELDS)
 
 
 def _meta_finding(code: str, path: str, reason: str, line: int = 1, column: int = 1) -> Finding:

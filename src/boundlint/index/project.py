@@ -18,6 +18,7 @@ import os
 from functools import lru_cache
 
 from boundlint.index.launchers import launcher_names
+from boundlint.records import Record
 
 _MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 _MAX_HOPS = 12
@@ -123,26 +124,7 @@ def module_names(path: str, root: str) -> list[str]:
     return names
 
 
-class _Record:
-    """A dataclass's repr and equality by value for a plain class listing its fields in ``_FIELDS``.
-
-    Not a dataclass: ``dataclasses`` imports inspect, ast and tokenize, too much for a run served
-    from the cache.  The repr is a dataclass's (query answers are digested through it).
-    """
-
-    _FIELDS: tuple[str, ...] = ()
-    __hash__ = None  # mutable: equal by value, so not hashable
-
-    def __repr__(self) -> str:
-        return f"{type(self).__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in self._FIELDS)})"
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return tuple(getattr(self, n) for n in self._FIELDS) == tuple(getattr(other, n) for n in self._FIELDS)
-
-
-class ModuleEntry(_Record):
+class ModuleEntry(Record):
     """One module of the project: its path (as discovered), names and summary."""
 
     _FIELDS = ("path", "names", "summary", "is_package")
@@ -154,7 +136,7 @@ class ModuleEntry(_Record):
         self.is_package = is_package
 
 
-class ProjectIndex(_Record):
+class ProjectIndex(Record):
     """Summaries of a project's modules by name, with the lookups the link step needs.
 
     ``modules``: dotted name -> ModuleEntry (a module may have several names).

@@ -99,23 +99,21 @@ _KINDS_MAX = 50_000
 
 def _kind(made: str | None, receiver: str | None, method: str | None) -> str:
     """``calls.classify_call(made, receiver, method, verbs=False)``, remembered."""
-    key = (made, receiver, method)
-    found = _KINDS.get(key)
-    if found is None:
-        if len(_KINDS) >= _KINDS_MAX:
-            _KINDS.clear()
-        found = _KINDS[key] = calls.classify_call(made, receiver, method, verbs=False)
-    return found
+    return _remembered(_KINDS, (made, receiver, method), calls.classify_call, made, receiver, method, verbs=False)
 
 
 def _named_kind(receiver: str | None, method: str | None, name: str) -> str:
     """``calls.classify(None, receiver, method, name=name)``, remembered."""
-    key = (receiver, method, name)
-    found = _NAMED.get(key)
+    return _remembered(_NAMED, (receiver, method, name), calls.classify, None, receiver, method, name=name)
+
+
+def _remembered(memo: dict, key: tuple, compute, *args, **kwargs) -> str:
+    """``compute(*args, **kwargs)``, kept in *memo* under *key* (emptied when it reaches ``_KINDS_MAX``)."""
+    found = memo.get(key)
     if found is None:
-        if len(_NAMED) >= _KINDS_MAX:
-            _NAMED.clear()
-        found = _NAMED[key] = calls.classify(None, receiver, method, name=name)
+        if len(memo) >= _KINDS_MAX:
+            memo.clear()
+        found = memo[key] = compute(*args, **kwargs)
     return found
 
 

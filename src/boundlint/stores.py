@@ -1,0 +1,50 @@
+"""Small dict stores in the cache directory, read and written whole with ``marshal``.
+
+``filekeys`` (files.marshal) and ``memo`` (answers.marshal) keep one each.
+A store that cannot be read is empty; one that cannot be written stays as it
+was (the write is atomic: a temporary file renamed over it, last writer wins).
+"""
+from __future__ import annotations
+
+import marshal
+import os
+
+
+def load(store: str) -> dict:
+    """The dict in *store*; empty when it is missing, damaged or not a dict."""
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()  # a load makes many small containers and no garbage: collecting meanwhile only costs time
+    try:
+        with open(store, "rb") as fh:
+            loaded = marshal.loads(fh.read())  # marshal.load reads a file object piece by piece: far slower
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    finally:
+        if enabled:
+            gc.enable()
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def save(store: str, data: dict) -> None:
+    """Write *data* (marshal-able values) to *store* atomically; nothing happens when it cannot be written."""
+    import tempfile
+
+    directory = os.path.dirname(store)
+    tmp = None
+    try:
+        os.makedirs(directory, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(store)}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            marshal.dump(data, fh)
+        os.replace(tmp, store)
+        tmp = None
+    except (OSError, ValueError):  # ValueError: a value marshal cannot write
+        pass
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
