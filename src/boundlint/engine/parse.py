@@ -21,7 +21,7 @@ def parse_module(text: str):
     import libcst as cst
 
     base = cst.CSTNode
-    validate = base.__dict__.get("__post_init__")
+    validate = _validation(base)
     collecting = gc.isenabled()
     gc.disable()
     if validate is not None:  # else a LibCST that validates elsewhere
@@ -37,6 +37,16 @@ def parse_module(text: str):
 
 def _built_by_parser(self) -> None:
     """A node the parser builds needs no validation."""
+
+
+_VALIDATION: list = []
+
+
+def _validation(base: type):
+    """LibCST's own ``__post_init__``, read once: a parse in another thread may have swapped it out."""
+    if not _VALIDATION:
+        _VALIDATION.append(base.__dict__.get("__post_init__"))
+    return _VALIDATION[0]
 
 
 def _compiles(text: str) -> bool:
