@@ -11,28 +11,21 @@ def parse_module(text: str):
     ``__post_init__`` validates the node (LibCST's own comment there says
     validation belongs elsewhere when parsing).  A tree the parser built from
     source is valid by construction, and the check costs about a tenth of the
-    parse.  The garbage collector is off meanwhile: the parse makes no cycles,
-    and every collection it would trigger traverses the growing tree (another
-    tenth).  Both are put back at once, also when the parse raises
-    (``libcst.ParserSyntaxError`` and the rest propagate unchanged).
+    parse.  The hook is put back at once, also when the parse raises
+    (``libcst.ParserSyntaxError`` and the rest propagate unchanged).  The
+    caller, ``engine.check.check_source``, keeps the collector off meanwhile.
     """
-    import gc
-
     import libcst as cst
 
     base = cst.CSTNode
     validate = _validation(base)
-    collecting = gc.isenabled()
-    gc.disable()
-    if validate is not None:  # else a LibCST that validates elsewhere
-        base.__post_init__ = _built_by_parser
+    if validate is None:  # a LibCST that validates elsewhere
+        return cst.parse_module(text)
+    base.__post_init__ = _built_by_parser
     try:
         return cst.parse_module(text)
     finally:
-        if validate is not None:
-            base.__post_init__ = validate
-        if collecting:
-            gc.enable()
+        base.__post_init__ = validate
 
 
 def _built_by_parser(self) -> None:
