@@ -6,7 +6,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from boundlint.engine.positions import _Where
+from boundlint.analysis.locate import Locator
 from boundlint.facts.placement import chain_from, parents_in
 from conftest import FIXTURES
 
@@ -37,7 +37,7 @@ def _module_wide_equal(text: str) -> int:
     module = cst.parse_module(text)
     full = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     parents = parents_in(module)
-    where = _Where(module, {}, text)
+    where = Locator(module, text)
     compared = 0
     for node, expected in full.items():
         if id(node) not in parents:
@@ -71,18 +71,18 @@ def test_a_text_that_does_not_match_falls_back_to_the_module_wide_pass():
     call = module.body[0].body.body[0].body[0].value
     chain = chain_from(parents_in(module), call)[1:]
     # The text the statement would be placed in says otherwise: no position from it ...
-    where = _Where(module, {}, "def f():\n    g(2)\n")
+    where = Locator(module, "def f():\n    g(2)\n")
     assert where._in_statement(call, chain) is None
     # ... and the answer comes from the module-wide pass.
     assert where.position(call, chain).start.line == 2
     assert where.position(call, chain).start.column == 4
     # A text CPython cannot parse gives no statement lines either.
-    assert _Where(module, {}, "def f(:\n").position(call, chain).start.line == 2
+    assert Locator(module, "def f(:\n").position(call, chain).start.line == 2
 
 
 def test_a_node_outside_every_statement_is_resolved_module_wide():
     module = cst.parse_module("x = 1\n")
-    where = _Where(module, {}, "x = 1\n")
+    where = Locator(module, "x = 1\n")
     assert where._in_statement(module.body[0].body[0].value, []) is None
     assert where.position(module.body[0], []).start.line == 1
 
@@ -92,7 +92,7 @@ def test_each_statement_is_generated_once():
     module = cst.parse_module(text)
     call = module.body[0].body.body[0].body[0].value
     parents = parents_in(module)
-    where = _Where(module, {}, text)
+    where = Locator(module, text)
     where._in_statement(call, chain_from(parents, call)[1:])
     where._in_statement(call.args[1], chain_from(parents, call.args[1])[1:])
     assert [type(s).__name__ for s, *_ in where.statements.values()] == ["SimpleStatementLine"]

@@ -284,10 +284,12 @@ class Context:
     ``index.view.ProjectView``: what other modules of the project say).
     """
 
-    def __init__(self, path: str, module: cst.Module, settings: Settings, project=None) -> None:
+    def __init__(self, path: str, module: cst.Module, settings: Settings, project=None, text: str | None = None) -> None:
         from boundlint.index.view import NO_PROJECT
 
         self.path = path
+        self.text = text  # the source *module* was parsed from: positions come from its statements' lines
+        self._locator = None
         # What the rest of the project says (index.view.ProjectView); falsy outside any project.
         self.project = project if project is not None else NO_PROJECT
         self.module = module
@@ -302,6 +304,18 @@ class Context:
         self.cache: dict[str, object] = {}
 
     # -- questions rules ask -------------------------------------------------
+    def locator(self):
+        """The file's ``analysis.locate.Locator`` (nodes enclosing a node, positions), made once."""
+        if self._locator is None:
+            from boundlint.analysis.locate import Locator
+
+            self._locator = Locator(self.module, self.text)
+        return self._locator
+
+    def where(self, node: cst.CSTNode) -> str:
+        """``path:line`` of *node* in the module being checked, for evidence."""
+        return f"{self.path.replace(chr(92), '/')}:{self.locator().position(node).start.line}"
+
     def project_ref(self, node: cst.BaseExpression) -> str | None:
         """The absolute project ref of a Name/Attribute chain: imported (also relatively) or defined here."""
         if not self.project:

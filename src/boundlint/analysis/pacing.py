@@ -175,11 +175,3 @@ def handler_try(handler: cst.ExceptHandler, ctx: Context) -> cst.Try | None:
     return None
 
 
-def where(ctx: Context, node: cst.CSTNode) -> str:
-    """``path:line`` of *node* in the module being checked, for evidence (a position pass only when asked)."""
-    from libcst.metadata import MetadataWrapper, PositionProvider
-
-    positions = ctx.cache.get("models.positions")  # the same map request_shape's evidence computes
-    if positions is None:
-        positions = ctx.cache["models.positions"] = MetadataWrapper(ctx.module, unsafe_skip_copy=True).resolve(PositionProvider)
-    return f"{ctx.path.replace(chr(92), '/')}:{positions[node].start.line}"

@@ -109,14 +109,14 @@ def _check_source(text: str, path: str, settings: Settings, rules: Sequence[type
     if depth < RECURSION_LIMIT:
         sys.setrecursionlimit(RECURSION_LIMIT)
     try:
-        ctx = Context(path, module, settings, project if project is not None else project_view(path))
+        ctx = Context(path, module, settings, project if project is not None else project_view(path), text)
         sink.ctx = ctx
         extra = [factory() for factory in collectors]
         walker = Walker([cls(sink) for cls in rules] + extra, ctx, on_rule_error)
         walker.walk(module)
         findings = _positions(module, sink, path, text)
         if extra:
-            _collect_facts(extra, module, facts, findings, path)
+            _collect_facts(extra, ctx.locator(), facts, findings, path)
     except RecursionError:
         errors.append(_meta_finding("BND002", path, "file too deeply nested to analyse"))
     except MemoryError:
@@ -161,16 +161,14 @@ def _may_apply(cls: type, text: str, settings: Settings) -> bool:
         return True
 
 
-def _collect_facts(extra: list, module, facts: dict | None, findings: list, path: str) -> None:
-    """Store each collector's facts in *facts*; a failing collector becomes BND002 like a rule."""
-    positions: dict = {}
+def _collect_facts(extra: list, locator, facts: dict | None, findings: list, path: str) -> None:
+    """Store each collector's facts in *facts*; a failing collector becomes BND002 like a rule.
+
+    *locator*: the file's ``analysis.locate.Locator``, which places the nodes a collector asks about.
+    """
 
     def position(node) -> tuple[int, int, int]:
-        if not positions:
-            from libcst.metadata import MetadataWrapper, PositionProvider
-
-            positions.update(MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider))
-        pos = positions[node]
+        pos = locator.position(node)
         return pos.start.line, pos.start.column + 1, pos.end.line
 
     for collector in extra:

@@ -75,16 +75,6 @@ def note_loop_call(looped: dict[int, list[tuple[str, str, bool, cst.Call]]], nod
         (loop_source(loop), _func_name(caller) if caller is not None else "<module>", loop.kind == "while", node))
 
 
-def _where(ctx: Context, node: cst.CSTNode) -> str:
-    """``path:line`` of *node* in the module being checked (positions resolved once, only for evidence)."""
-    from libcst.metadata import MetadataWrapper, PositionProvider
-
-    positions = ctx.cache.get("churn.positions")
-    if positions is None:
-        positions = ctx.cache["churn.positions"] = MetadataWrapper(ctx.module, unsafe_skip_copy=True).resolve(PositionProvider)
-    return f"{ctx.path.replace(chr(92), '/')}:{positions[node].start.line}"
-
-
 # -- BND401 ---------------------------------------------------------------------------
 
 class ClientPerItem(Rule):
@@ -283,7 +273,7 @@ class ClientPerItem(Rule):
             if looped and site is None:
                 source, caller, passes, at = looped[0]
                 each = f"on every pass of `{source}`" if passes else f"per item of `{source}`"
-                chain = (f"`{caller}()` calls `{_func_name(c.func)}()` {each} ({_where(ctx, at)})",)
+                chain = (f"`{caller}()` calls `{_func_name(c.func)}()` {each} ({ctx.where(at)})",)
                 self.report(c.call, chain, call=call, kind=c.kind,
                             where=f"in `{_func_name(c.func)}`, which `{caller}` calls {each}", reached=_CONNECTION)
             elif c.qual is not None and ctx.project and site is None:

@@ -8,7 +8,7 @@ import libcst as cst
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.limits import iter_nodes
 from boundlint.analysis.names import dotted
-from boundlint.analysis.pacing import skipped_pause, where
+from boundlint.analysis.pacing import skipped_pause
 from boundlint.analysis.storms import iterations_bounded, paced, retry_decorated, try_stops_loop
 from boundlint.analysis.walk import children
 from boundlint.facts.dependency import caught
@@ -138,7 +138,7 @@ class RetryWithoutBackoff(Rule):
         if found is not None:
             loop, call, pause = found
             error = short(node.type, 60) if node.type is not None else "BaseException"
-            evidence = (f"`{short(pause)}` runs only when the `try` succeeds ({where(ctx, pause)})",) if pause is not None else ()
+            evidence = (f"`{short(pause)}` runs only when the `try` succeeds ({ctx.where(pause)})",) if pause is not None else ()
             skipped = f" (`{short(pause)}` runs only on success)" if pause is not None else ""
             self.report(node, evidence, error=error, loop=_loop_head(loop), call=short(call.func) + "(...)", skipped=skipped,
                         work=(call,), volume=loop.iter, reached=caught(node, ctx))

@@ -72,16 +72,6 @@ def _project_uses(models: dict[str, m.Model], mod: _ModuleModels, ctx: Context) 
     return chains
 
 
-def _where(ctx: Context, node: cst.CSTNode) -> str:
-    """``path:line`` of *node* in the module being checked (a position pass only when evidence is shown)."""
-    from libcst.metadata import MetadataWrapper, PositionProvider
-
-    positions = ctx.cache.get("models.positions")
-    if positions is None:
-        positions = ctx.cache["models.positions"] = MetadataWrapper(ctx.module, unsafe_skip_copy=True).resolve(PositionProvider)
-    return f"{ctx.path.replace(chr(92), '/')}:{positions[node].start.line}"
-
-
 def _redeclared(base: str, why: dict[str, str], models: dict[str, m.Model]) -> set[str]:
     """Field names that every request model inheriting *base* declares again (itself or in a class between)."""
     found: set[str] | None = None

@@ -22,7 +22,7 @@ from boundlint.rules.request_shape.endpoints import (
     litestar_injected,
 )
 from boundlint.rules.request_shape.model_roles import (
-    _chain, _client_package, _ModuleModels, _project_uses, _redeclared, _request_models, _takes_input, _where,
+    _chain, _client_package, _ModuleModels, _project_uses, _redeclared, _request_models, _takes_input,
     _write_view_serializers,
 )
 from boundlint.rules.request_shape.mapping_uses import RECORD, WALKED, mapping_uses
@@ -424,13 +424,13 @@ class UnboundedRequestCollection(Rule):
                         continue  # read by fixed keys only: a record, its extra keys are never touched
                     if uses and not seen and all(_sends_whole(func, param, ctx) for func, param in uses):
                         continue  # never read on its own: the handler serialises the whole body into one request
-                    walked = tuple(f"`{f.name}` walked key by key in `{func.name.value}()` ({_where(ctx, node)})"
+                    walked = tuple(f"`{f.name}` walked key by key in `{func.name.value}()` ({ctx.where(node)})"
                                    for kind, node, func in seen if kind == WALKED)[:1]
                 reported.add(id(f.node))
                 via = f" (part of request model `{part_of}`)" if part_of else ""
                 chain = evidence.get(part_of or name, ())
                 if chain or walked:
-                    chain = (f"request field `{name}.{f.name}` ({_where(ctx, f.node)})", *chain, *walked)
+                    chain = (f"request field `{name}.{f.name}` ({ctx.where(f.node)})", *chain, *walked)
                 hint = self.hints["free-form"] if f.shape.free_form else self.hints.get(models[name].kind, "")
                 severity = (LOW, f"no endpoint of the project takes `{part_of or name}`: its name or a partial "
                                  "cap is the only sign of a request") if (part_of or name) in untaken else None
