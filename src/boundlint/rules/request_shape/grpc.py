@@ -78,7 +78,7 @@ class UncheckedRepeatedField(Rule):
 
     The finding is on the expression naming the field.  Its severity is
     `high` when the loop body or comprehension in sight reaches an external
-    dependency per item (`per item: \`httpx.post()\``), else `medium`; the
+    dependency per item (``per item: `httpx.post()` ``), else `medium`; the
     servicer context's own methods (`context.abort`, table `server-contexts`)
     answer the caller and are no dependency call.
 
