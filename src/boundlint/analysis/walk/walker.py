@@ -37,26 +37,33 @@ def _fields(cls: type) -> tuple[str, ...]:
 def is_node_type(kind: type) -> bool:
     """``issubclass(kind, cst.CSTNode)``, memoised: ``isinstance`` against LibCST's abstract base runs
     ``ABCMeta.__instancecheck__`` in Python on every call, the largest cost of a walk."""
-    found = _NODE_TYPES.get(kind)
-    if found is None:
-        found = _NODE_TYPES[kind] = issubclass(kind, cst.CSTNode)
-    return found
+    if kind in _NODE_TYPES:
+        return True
+    if kind in _OTHER_TYPES:
+        return False
+    (_NODE_TYPES if issubclass(kind, cst.CSTNode) else _OTHER_TYPES).add(kind)
+    return kind in _NODE_TYPES
 
 
-_NODE_TYPES: dict[type, bool] = {}
+_NODE_TYPES: set[type] = set()
+_OTHER_TYPES: set[type] = set()
 
 
-def children(node: cst.CSTNode) -> Iterable[cst.CSTNode]:
-    """Syntactic children of *node* in field order, without whitespace or punctuation."""
-    for name in _fields(type(node)):
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """Syntactic children of *node* in field order, without whitespace or punctuation (a new list)."""
+    out = []
+    kind = type(node)
+    # The type tests of is_node_type inlined (it runs for every field of every node), the call on a miss only.
+    for name in _FIELDS.get(kind) or _fields(kind):
         value = getattr(node, name)
         kind = type(value)
         if kind is tuple or kind is list:
             for item in value:
-                if is_node_type(type(item)):
-                    yield item
-        elif is_node_type(kind):
-            yield value
+                if type(item) in _NODE_TYPES or (type(item) not in _OTHER_TYPES and is_node_type(type(item))):
+                    out.append(item)
+        elif kind in _NODE_TYPES or (kind not in _OTHER_TYPES and is_node_type(kind)):
+            out.append(value)
+    return out
 
 
 class Walker:
@@ -98,18 +105,20 @@ class Walker:
 
     def walk(self, node: cst.CSTNode) -> None:
         """Visit *node* and everything under it."""
-        ctx = self.ctx
-        name = type(node).__name__
+        ancestors = self.ctx.ancestors
+        kind = type(node)
+        name = kind.__name__
         if name in self.visits:  # most node types have no hook: skip the call
             self._hooks(self.visits, node)
-        ctx.ancestors.append(node)
-        special = _SPECIAL.get(type(node))
+        ancestors.append(node)
+        special = _SPECIAL.get(kind)
         if special is not None:
             special(self, node)
         else:
+            walk = self.walk
             for child in children(node):
-                self.walk(child)
-        ctx.ancestors.pop()
+                walk(child)
+        ancestors.pop()
         if name in self.leaves:
             self._hooks(self.leaves, node)
 
