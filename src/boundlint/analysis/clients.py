@@ -49,14 +49,14 @@ def helper_constructor(call: cst.Call, ctx: Context) -> str | None:
     count: only a ``return`` among the body's own statements is read.
     """
     target = ctx.resolve_callable(call.func)
-    if not isinstance(target, cst.FunctionDef) or target.decorators or not isinstance(target.body, cst.IndentedBlock):
+    if type(target) is not cst.FunctionDef or target.decorators or type(target.body) is not cst.IndentedBlock:
         return None
     for stmt in target.body.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             for small in stmt.body:
-                if isinstance(small, cst.Return) and small.value is not None:
-                    value = small.value.expression if isinstance(small.value, cst.Await) else small.value
-                    if isinstance(value, cst.Call) and not shares_pool(value):
+                if type(small) is cst.Return and small.value is not None:
+                    value = small.value.expression if type(small.value) is cst.Await else small.value
+                    if type(value) is cst.Call and not shares_pool(value):
                         return client_constructor(value, ctx)
     return None
 
@@ -107,23 +107,23 @@ def reused(call: cst.Call, ctx: Context, loop: Loop | None) -> str | None:
         return "a handle over a pool built elsewhere"
     parent = ctx.parent()
     node: cst.CSTNode = call
-    if isinstance(parent, cst.Await):
+    if type(parent) is cst.Await:
         node, parent = parent, ctx.parent(2)
     if isinstance(parent, (cst.Assign, cst.AnnAssign)):
-        targets = [t.target for t in parent.targets] if isinstance(parent, cst.Assign) else [parent.target]
+        targets = [t.target for t in parent.targets] if type(parent) is cst.Assign else [parent.target]
         if any(isinstance(t, (cst.Attribute, cst.Subscript)) for t in targets):
             return "kept on an attribute or in a mapping"
     if isinstance(parent, (cst.Return, cst.Yield)):
         return RETURNED
     if isinstance(parent, (cst.ListComp, cst.SetComp, cst.DictComp)) and node in (getattr(parent, "elt", None), getattr(parent, "value", None)):
         return "kept in the collection the comprehension builds"
-    if isinstance(parent, cst.Arg):
+    if type(parent) is cst.Arg:
         outer = ctx.parent(2)
-        if isinstance(outer, cst.Call) and isinstance(outer.func, cst.Attribute) and outer.func.attr.value in _STORES:
+        if type(outer) is cst.Call and type(outer.func) is cst.Attribute and outer.func.attr.value in _STORES:
             return "kept in a collection"
     start = _index(ctx, loop.node) if loop is not None else 0
     for anc in ctx.ancestors[start + 1:]:
-        if isinstance(anc, cst.If) and _lazy_test(anc.test):
+        if type(anc) is cst.If and _lazy_test(anc.test):
             return "built once under a lazy-initialisation check"
     if loop is not None and loop.kind in ("for", "while") and leaves_on_success(getattr(loop.node, "body", None)):
         return "a failover loop that stops at the first success"
@@ -155,7 +155,7 @@ def reconnect_session(call: cst.Call, ctx: Context, loop: Loop | None) -> str | 
     if loop is None or loop.kind != "while":
         return None
     body = getattr(loop.node, "body", None)
-    if not isinstance(body, cst.IndentedBlock):
+    if type(body) is not cst.IndentedBlock:
         return None
     if paced_loop(loop, ctx):
         return "a periodic loop: it pauses between connections"
@@ -164,10 +164,10 @@ def reconnect_session(call: cst.Call, ctx: Context, loop: Loop | None) -> str | 
         return None
     for node in iter_nodes(body):
         if isinstance(node, (cst.For, cst.While)) and node is not loop.node:
-            head = node.iter if isinstance(node, cst.For) else node.test
-            if any(dotted(n) == name or (isinstance(n, cst.Name) and n.value == name) for n in iter_nodes(head)):
+            head = node.iter if type(node) is cst.For else node.test
+            if any(dotted(n) == name or (type(n) is cst.Name and n.value == name) for n in iter_nodes(head)):
                 return "a reconnect loop: each connection serves many items"
-            if isinstance(node, cst.While) and any(isinstance(n, cst.Name) and n.value == name for n in iter_nodes(node.body)):
+            if type(node) is cst.While and any(type(n) is cst.Name and n.value == name for n in iter_nodes(node.body)):
                 return "a reconnect loop: each connection serves many items"
     return None
 
@@ -176,11 +176,11 @@ def paced_loop(loop: Loop, ctx: Context) -> bool:
     """True when a ``while`` loop pauses on every pass: a sleep of at least 0.1 s among its body's own
     statements or in the ``finally`` of a ``try`` there (one pass per period, not one per item)."""
     body = getattr(loop.node, "body", None)
-    if not isinstance(body, cst.IndentedBlock):
+    if type(body) is not cst.IndentedBlock:
         return False
-    tops: list[cst.CSTNode] = [s for s in body.body if isinstance(s, cst.SimpleStatementLine)]
+    tops: list[cst.CSTNode] = [s for s in body.body if type(s) is cst.SimpleStatementLine]
     for stmt in body.body:
-        if isinstance(stmt, cst.Try) and stmt.finalbody is not None:
+        if type(stmt) is cst.Try and stmt.finalbody is not None:
             tops.append(stmt.finalbody)
     return paced(tops, ctx)
 
@@ -194,10 +194,10 @@ def serves_many(call: cst.Call, ctx: Context, func: cst.CSTNode) -> bool:
         return False
     for node in iter_nodes(body):
         if isinstance(node, (cst.For, cst.While)):
-            head = node.iter if isinstance(node, cst.For) else node.test
-            if any(dotted(n) == name or (isinstance(n, cst.Name) and n.value == name) for n in iter_nodes(head)):
+            head = node.iter if type(node) is cst.For else node.test
+            if any(dotted(n) == name or (type(n) is cst.Name and n.value == name) for n in iter_nodes(head)):
                 return True
-            if isinstance(node, cst.While) and any(isinstance(n, cst.Name) and n.value == name for n in iter_nodes(node.body)):
+            if type(node) is cst.While and any(type(n) is cst.Name and n.value == name for n in iter_nodes(node.body)):
                 return True
     return False
 
@@ -214,21 +214,21 @@ def session_client(call: cst.Call, ctx: Context) -> str | None:
     (``boto3.Session().client(...)``) is that constructor's finding: None.
     """
     func = call.func
-    if not isinstance(func, cst.Attribute) or func.attr.value not in ("client", "resource"):
+    if type(func) is not cst.Attribute or func.attr.value not in ("client", "resource"):
         return None
     receiver = func.value
-    if isinstance(receiver, cst.Call) and (client_constructor(receiver, ctx) or helper_constructor(receiver, ctx)
+    if type(receiver) is cst.Call and (client_constructor(receiver, ctx) or helper_constructor(receiver, ctx)
                                            or project_factory(receiver, ctx)):
         return None
-    if isinstance(receiver, cst.Name):
+    if type(receiver) is cst.Name:
         bound = ctx.lookup(receiver.value)
         value = bound[1][-1] if bound and bound[1] else None
-        value = value.expression if isinstance(value, cst.Await) else value
-        made = client_constructor(value, ctx) if isinstance(value, cst.Call) else None
+        value = value.expression if type(value) is cst.Await else value
+        made = client_constructor(value, ctx) if type(value) is cst.Call else None
         if made is not None and "session" in made.rsplit(".", 1)[-1].lower():
             return f"{made}.{func.attr.value}"
     first = call.args[0].value if call.args and call.args[0].keyword is None else None
-    if isinstance(first, cst.SimpleString) and ctx.names.imports_from(("boto3", "aioboto3", "aiobotocore", "botocore")):
+    if type(first) is cst.SimpleString and ctx.names.imports_from(("boto3", "aioboto3", "aiobotocore", "botocore")):
         return f"{dotted(receiver) or 'session'}.{func.attr.value}"
     return None
 
@@ -243,7 +243,7 @@ def returned_later(call: cst.Call, ctx: Context, func: cst.CSTNode) -> bool:
         return False
     body = getattr(func, "body", None)
     for node in iter_nodes(body) if body is not None else ():
-        if isinstance(node, cst.Return) and node.value is not None and dotted(node.value) == name:
+        if type(node) is cst.Return and node.value is not None and dotted(node.value) == name:
             return True
     return False
 
@@ -251,13 +251,13 @@ def returned_later(call: cst.Call, ctx: Context, func: cst.CSTNode) -> bool:
 def _bound_name(call: cst.Call, ctx: Context) -> str | None:
     """The name *call*'s result is bound to (``x = call``, ``x, y = await call``, ``with call as x``)."""
     for anc in reversed(ctx.ancestors):
-        if isinstance(anc, cst.With):
+        if type(anc) is cst.With:
             for item in anc.items:
-                value = item.item.expression if isinstance(item.item, cst.Await) else item.item
+                value = item.item.expression if type(item.item) is cst.Await else item.item
                 if value is call and item.asname is not None:
                     return dotted(item.asname.name)
             return None
-        if isinstance(anc, cst.Assign) and len(anc.targets) == 1:
+        if type(anc) is cst.Assign and len(anc.targets) == 1:
             target = anc.targets[0].target
             if isinstance(target, (cst.Tuple, cst.List)) and target.elements:
                 return dotted(target.elements[0].value)
@@ -269,16 +269,16 @@ def _bound_name(call: cst.Call, ctx: Context) -> str | None:
 
 def _lazy_test(test: cst.BaseExpression) -> bool:
     """``x is None``, ``not x``, ``key not in clients``, ``not hasattr(...)``."""
-    if isinstance(test, cst.BooleanOperation):
+    if type(test) is cst.BooleanOperation:
         return _lazy_test(test.left) or _lazy_test(test.right)
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         inner = test.expression
-        return isinstance(inner, (cst.Name, cst.Attribute)) or (isinstance(inner, cst.Call) and dotted(inner.func) == "hasattr")
-    if isinstance(test, cst.Comparison):
+        return isinstance(inner, (cst.Name, cst.Attribute)) or (type(inner) is cst.Call and dotted(inner.func) == "hasattr")
+    if type(test) is cst.Comparison:
         for comp in test.comparisons:
-            if isinstance(comp.operator, cst.NotIn):
+            if type(comp.operator) is cst.NotIn:
                 return True
-            if isinstance(comp.operator, (cst.Is, cst.Equal)) and isinstance(comp.comparator, cst.Name) and comp.comparator.value == "None":
+            if isinstance(comp.operator, (cst.Is, cst.Equal)) and type(comp.comparator) is cst.Name and comp.comparator.value == "None":
                 return True
     return False
 
@@ -289,10 +289,10 @@ def server_socket(call: cst.Call, ctx: Context, root: cst.CSTNode | None) -> boo
         return False
     name = None
     for anc in reversed(ctx.ancestors):
-        if isinstance(anc, cst.Assign) and len(anc.targets) == 1:
+        if type(anc) is cst.Assign and len(anc.targets) == 1:
             name = dotted(anc.targets[0].target)
             break
-        if isinstance(anc, cst.WithItem) and anc.asname is not None:
+        if type(anc) is cst.WithItem and anc.asname is not None:
             name = dotted(anc.asname.name)
             break
         if isinstance(anc, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
@@ -302,7 +302,7 @@ def server_socket(call: cst.Call, ctx: Context, root: cst.CSTNode | None) -> boo
     from boundlint.analysis.limits import iter_nodes
 
     for node in iter_nodes(root):
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("bind", "listen"):
+        if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in ("bind", "listen"):
             if dotted(node.func.value) == name:
                 return True
     return False

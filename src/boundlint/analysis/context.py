@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Union
 import libcst as cst
 
 from boundlint.analysis.names import ImportTable, dotted, partial_target
+from boundlint.facts.walk import leaf_types
 
 if TYPE_CHECKING:
     from boundlint.config import Settings
@@ -57,14 +58,18 @@ class Fill:
     loops: tuple[Loop, ...]
 
 
+_LITERALS = leaf_types(cst.List, cst.Set, cst.Dict)
+_BLOCKS = leaf_types(cst.If, cst.Try, cst.With, cst.For, cst.While)  # compound statements looked through
+_SEQUENCES = leaf_types(cst.Tuple, cst.List)
+_CALLABLE_VALUES = leaf_types(cst.Lambda, cst.Call)
 _EMPTY_FACTORIES = frozenset({"list", "set", "dict", "deque", "OrderedDict", "collections.deque", "collections.OrderedDict"})
 
 
 def empty_collection(value: cst.BaseExpression | None) -> bool:
     """True for a collection built empty: ``[]``, ``set()``, ``{}``, ``dict()``, ``deque()``, ``defaultdict(list)``."""
-    if isinstance(value, (cst.List, cst.Set, cst.Dict)):
+    if type(value) in _LITERALS:
         return not value.elements
-    if isinstance(value, cst.Call):
+    if type(value) is cst.Call:
         name = dotted(value.func) or ""
         if name in _EMPTY_FACTORIES:
             return not value.args
@@ -125,7 +130,7 @@ class Scope:
         node = self.node
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             return node.name.value
-        return "<lambda>" if isinstance(node, cst.Lambda) else "<module>"
+        return "<lambda>" if type(node) is cst.Lambda else "<module>"
 
     def function(self) -> Scope | None:
         """Innermost enclosing function or lambda scope (self included)."""
@@ -169,10 +174,10 @@ class ModuleIndex:
         self.class_attrs: dict[str, dict[str, list[cst.BaseExpression]]] = {}
         self.constants: dict[str, list[cst.BaseExpression | None]] = {}
         for stmt in _flat_statements(module.body):
-            if isinstance(stmt, cst.FunctionDef):
+            if type(stmt) is cst.FunctionDef:
                 self.functions[stmt.name.value] = stmt
                 self._add_globals(stmt)
-            elif isinstance(stmt, cst.ClassDef):
+            elif type(stmt) is cst.ClassDef:
                 self._add_class(stmt)
             else:
                 for name, value in assigned_names(stmt):
@@ -184,13 +189,13 @@ class ModuleIndex:
         methods = self.methods.setdefault(name, {})
         attrs = self.class_attrs.setdefault(name, {})
         for stmt in _flat_statements(node.body.body):
-            if isinstance(stmt, cst.FunctionDef):
+            if type(stmt) is cst.FunctionDef:
                 methods[stmt.name.value] = stmt
                 self._add_globals(stmt)
-                for inner in _flat_statements(stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ()):
+                for inner in _flat_statements(stmt.body.body if type(stmt.body) is cst.IndentedBlock else ()):
                     for target, value in _self_assignments(inner):
                         attrs.setdefault(target, []).append(value)
-            elif isinstance(stmt, cst.ClassDef):
+            elif type(stmt) is cst.ClassDef:
                 self._add_class(stmt)
             else:
                 for attr, value in assigned_names(stmt):
@@ -200,10 +205,10 @@ class ModuleIndex:
 
     def _add_globals(self, func: cst.FunctionDef) -> None:
         """``global x`` then ``x = value`` in *func* binds the module's ``x``: record the value."""
-        if not isinstance(func.body, cst.IndentedBlock):
+        if type(func.body) is not cst.IndentedBlock:
             return
         stmts = _flat_statements(func.body.body)
-        names = {n.name.value for s in stmts if isinstance(s, cst.Global) for n in s.names}
+        names = {n.name.value for s in stmts if type(s) is cst.Global for n in s.names}
         if not names:
             return
         for stmt in stmts:
@@ -218,24 +223,24 @@ def _flat_statements(body) -> list[cst.CSTNode]:
     stack = list(reversed(list(body)))
     while stack:
         stmt = stack.pop()
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             out.extend(stmt.body)
-        elif isinstance(stmt, (cst.If, cst.Try, cst.With, cst.For, cst.While)) or type(stmt).__name__ == "TryStar":
+        elif type(stmt) in _BLOCKS or type(stmt).__name__ == "TryStar":
             out.append(stmt)
             blocks = [stmt.body]
             orelse = getattr(stmt, "orelse", None)
             while orelse is not None:
                 blocks.append(orelse.body)
-                orelse = getattr(orelse, "orelse", None) if isinstance(orelse, cst.If) else None
+                orelse = getattr(orelse, "orelse", None) if type(orelse) is cst.If else None
             for handler in getattr(stmt, "handlers", ()):
                 blocks.append(handler.body)
             final = getattr(stmt, "finalbody", None)
             if final is not None:
                 blocks.append(final.body)
             for block in reversed(blocks):
-                if isinstance(block, cst.IndentedBlock):
+                if type(block) is cst.IndentedBlock:
                     stack.extend(reversed(block.body))
-                elif isinstance(block, cst.SimpleStatementSuite):
+                elif type(block) is cst.SimpleStatementSuite:
                     stack.extend(reversed(block.body))
         else:
             out.append(stmt)
@@ -244,31 +249,31 @@ def _flat_statements(body) -> list[cst.CSTNode]:
 
 def assigned_names(stmt: cst.CSTNode) -> list[tuple[str, cst.BaseExpression | None]]:
     """``(name, value)`` for each plain name a small statement binds; value None when unpacked."""
-    if isinstance(stmt, cst.Assign):
+    if type(stmt) is cst.Assign:
         out = []
         for target in stmt.targets:
             t = target.target
-            if isinstance(t, cst.Name):
+            if type(t) is cst.Name:
                 out.append((t.value, stmt.value))
-            elif isinstance(t, (cst.Tuple, cst.List)):
-                out.extend((e.value.value, None) for e in t.elements if isinstance(e.value, cst.Name))
+            elif type(t) in _SEQUENCES:
+                out.extend((e.value.value, None) for e in t.elements if type(e.value) is cst.Name)
         return out
-    if isinstance(stmt, cst.AnnAssign) and isinstance(stmt.target, cst.Name):
+    if type(stmt) is cst.AnnAssign and type(stmt.target) is cst.Name:
         return [(stmt.target.value, stmt.value)]
     return []
 
 
 def _self_assignments(stmt: cst.CSTNode) -> list[tuple[str, cst.BaseExpression]]:
-    if isinstance(stmt, cst.Assign):
+    if type(stmt) is cst.Assign:
         targets = [t.target for t in stmt.targets]
         value = stmt.value
-    elif isinstance(stmt, cst.AnnAssign) and stmt.value is not None:
+    elif type(stmt) is cst.AnnAssign and stmt.value is not None:
         targets, value = [stmt.target], stmt.value
     else:
         return []
     out = []
     for t in targets:
-        if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value in ("self", "cls"):
+        if type(t) is cst.Attribute and type(t.value) is cst.Name and t.value.value in ("self", "cls"):
             out.append((t.attr.value, value))
     return out
 
@@ -341,7 +346,7 @@ class Context:
     def function_qualname(self) -> str | None:
         """``f`` or ``Class.method`` for the module-level function or method being visited, else None."""
         scope = self.scope.function()
-        if scope is None or not isinstance(scope.node, cst.FunctionDef):
+        if scope is None or type(scope.node) is not cst.FunctionDef:
             return None
         parent = scope.parent
         if parent is not None and parent.kind == "module":
@@ -445,18 +450,18 @@ class Context:
         """
         if _depth > 8:
             return None
-        if isinstance(func, cst.Lambda):
+        if type(func) is cst.Lambda:
             return func
-        if isinstance(func, cst.Name):
+        if type(func) is cst.Name:
             found = self.lookup_def(func.value)
             if found is None:
                 bound = self.lookup(func.value)
                 if bound is not None and bound[1] and bound[1][-1] is not None:
                     value = bound[1][-1]
-                    if isinstance(value, (cst.Lambda, cst.Call)):
+                    if type(value) in _CALLABLE_VALUES:
                         return self.resolve_callable(value, _depth + 1)
             return found
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
+        if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value in ("self", "cls"):
             return self.method(func.attr.value)
         if partial_target(func) is not None:
             return self.resolve_callable(partial_target(func), _depth + 1)

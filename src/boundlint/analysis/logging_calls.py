@@ -82,7 +82,7 @@ def _named_logger(name: str, ctx: Context) -> bool:
 
 
 def _rate_limited_value(value: cst.BaseExpression, ctx: Context) -> bool:
-    if isinstance(value, cst.Call):
+    if type(value) is cst.Call:
         name = _call_name(value, ctx)
         short = name.rsplit(".", 1)[-1].lower()
         return name in rate_limited_names(ctx) or any(w in short for w in _RATE_WORDS)
@@ -90,10 +90,10 @@ def _rate_limited_value(value: cst.BaseExpression, ctx: Context) -> bool:
 
 
 def _bound_values(expr: cst.BaseExpression, ctx: Context) -> list[cst.BaseExpression]:
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         bound = ctx.lookup(expr.value)
         return [v for v in bound[1] if v is not None] if bound else []
-    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls"):
+    if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value in ("self", "cls"):
         return list(ctx.attr_values(expr.attr.value))
     return []
 
@@ -105,34 +105,34 @@ def is_logger(expr: cst.BaseExpression, ctx: Context, depth: int = 0) -> bool:
     q = ctx.qualname(expr)
     if q is not None and (q in LOGGING_MODULES or q in tables.table("logger-factories", ctx.settings)):
         return True
-    if isinstance(expr, cst.Call):
+    if type(expr) is cst.Call:
         func = expr.func
         name = _call_name(expr, ctx)
         if name in tables.table("logger-factories", ctx.settings) or name.rsplit(".", 1)[-1] in _FACTORY_SHORTS:
             return True
-        if isinstance(func, cst.Attribute) and func.attr.value in _CHAIN_METHODS:
+        if type(func) is cst.Attribute and func.attr.value in _CHAIN_METHODS:
             return is_logger(func.value, ctx, depth + 1)
         return False
     values = _bound_values(expr, ctx)
     for value in values:
-        if isinstance(value, cst.Call) and is_logger(value, ctx, depth + 1):
+        if type(value) is cst.Call and is_logger(value, ctx, depth + 1):
             return True
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         return _named_logger(expr.value, ctx)
-    if isinstance(expr, cst.Attribute):
+    if type(expr) is cst.Attribute:
         return _named_logger(expr.attr.value, ctx)
     return False
 
 
 def _level_at_least_warning(expr: cst.BaseExpression, ctx: Context) -> bool:
-    if isinstance(expr, cst.Integer):
+    if type(expr) is cst.Integer:
         return int(expr.value, 0) >= 30
     name = dotted(expr) or ""
     return name.rsplit(".", 1)[-1] in _LEVEL_NAMES
 
 
 def _receiver_text(expr: cst.BaseExpression) -> str:
-    return dotted(expr) or (dotted(expr.func) + "(...)" if isinstance(expr, cst.Call) and dotted(expr.func) else "<logger>")
+    return dotted(expr) or (dotted(expr.func) + "(...)" if type(expr) is cst.Call and dotted(expr.func) else "<logger>")
 
 
 def log_call(call: cst.Call, ctx: Context) -> LogCall | None:
@@ -145,7 +145,7 @@ def log_call(call: cst.Call, ctx: Context) -> LogCall | None:
     ``sys.stderr.write(...)``.
     """
     func = call.func
-    if isinstance(func, cst.Name):
+    if type(func) is cst.Name:
         if func.value == "print" and ctx.names.resolve_name("print") is None:
             for arg in call.args:
                 if arg.keyword is not None and arg.keyword.value == "file":
@@ -157,7 +157,7 @@ def log_call(call: cst.Call, ctx: Context) -> LogCall | None:
         return LogCall(call, "traceback", q + "()")
     if q == "sys.stderr.write":
         return LogCall(call, "stderr", "sys.stderr.write(...)")
-    if not isinstance(func, cst.Attribute):
+    if type(func) is not cst.Attribute:
         return None
     method = func.attr.value
     if method in WARNING_METHODS:
@@ -184,7 +184,7 @@ def stdout_print(call: cst.Call, ctx: Context) -> LogCall | None:
     writes it as fast as the CPU allows, like any other output.
     """
     func = call.func
-    if isinstance(func, cst.Name) and func.value == "print" and ctx.names.resolve_name("print") is None:
+    if type(func) is cst.Name and func.value == "print" and ctx.names.resolve_name("print") is None:
         if not any(a.keyword is not None and a.keyword.value == "file" for a in call.args):
             return LogCall(call, "stdout", "print(...)")
     return None
@@ -194,14 +194,14 @@ def rate_limited(log: LogCall, ctx: Context) -> bool:
     """True when the call goes through a rate-limited logger or helper (by option or by construction)."""
     func = log.node.func
     names = rate_limited_names(ctx)
-    if isinstance(func, cst.Attribute):
+    if type(func) is cst.Attribute:
         receiver = func.value
         for text in (dotted(receiver), ctx.qualname(receiver)):
             if text and text in names:
                 return True
         if any(_rate_limited_value(v, ctx) for v in _bound_values(receiver, ctx)):
             return True
-        if isinstance(receiver, cst.Call) and _rate_limited_value(receiver, ctx):
+        if type(receiver) is cst.Call and _rate_limited_value(receiver, ctx):
             return True
     for text in (dotted(func), ctx.qualname(func)):
         if text and text in names:

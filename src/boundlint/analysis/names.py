@@ -41,8 +41,14 @@ _CANONICAL_PREFIXES = (
 )
 
 
+# The packages of those prefixes: one C-level ``startswith`` turns most names away before the loop.
+_CANONICAL_ROOTS = tuple(sorted({prefix.split(".", 1)[0] + "." for prefix, _ in _CANONICAL_PREFIXES}))
+
+
 def canonical(qualname: str) -> str:
     """Fold a private or aliased module path to its public spelling."""
+    if not qualname.startswith(_CANONICAL_ROOTS):
+        return qualname
     for prefix, repl in _CANONICAL_PREFIXES:
         if qualname.startswith(prefix):
             return repl + qualname[len(prefix):]

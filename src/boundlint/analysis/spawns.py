@@ -69,16 +69,16 @@ def _kwarg(call: cst.Call, name: str) -> cst.BaseExpression | None:
 
 def _bound_values(expr: cst.BaseExpression, ctx: Context) -> list[cst.BaseExpression]:
     """Values a Name or ``self.attr`` was bound to (assignment or ``with ... as``), latest first."""
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         bound = ctx.lookup(expr.value)
         return [v for v in reversed(bound[1]) if v is not None] if bound else []
-    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls"):
+    if type(expr) is cst.Attribute and type(expr.value) is cst.Name and expr.value.value in ("self", "cls"):
         return list(reversed(ctx.attr_values(expr.attr.value)))
     return []
 
 
 def _annotation_short(expr: cst.BaseExpression, ctx: Context) -> str:
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         param = ctx.lookup_param(expr.value)
         if param is not None and param.annotation is not None:
             return (dotted(param.annotation.annotation) or "").rsplit(".", 1)[-1]
@@ -86,9 +86,9 @@ def _annotation_short(expr: cst.BaseExpression, ctx: Context) -> str:
 
 
 def _call_name(value: cst.BaseExpression, ctx: Context) -> str:
-    if isinstance(value, cst.Await):
+    if type(value) is cst.Await:
         value = value.expression
-    if not isinstance(value, cst.Call):
+    if type(value) is not cst.Call:
         return ""
     return ctx.qualname(value.func) or dotted(value.func) or ""
 
@@ -125,7 +125,7 @@ def is_event_loop(expr: cst.BaseExpression, ctx: Context) -> bool:
         return False
     if _annotation_short(expr, ctx) in ("AbstractEventLoop", "BaseEventLoop"):
         return True
-    if isinstance(expr, cst.Call) and not expr.args and _call_name(expr, ctx) in LOOP_FACTORIES:
+    if type(expr) is cst.Call and not expr.args and _call_name(expr, ctx) in LOOP_FACTORIES:
         return True  # asyncio.get_event_loop().create_task(...)
     name = dotted(expr) or ""
     return name.rsplit(".", 1)[-1] in _LOOP_NAMES or name.endswith("get_event_loop()")
@@ -138,7 +138,7 @@ def executor_constructor(expr: cst.BaseExpression, ctx: Context) -> cst.Call | N
     ``self._make_pool()``): see ``executor_factory``.
     """
     for v in [expr, *_bound_values(expr, ctx)]:
-        if isinstance(v, cst.Call):
+        if type(v) is cst.Call:
             if _executor_class_call(v, ctx) or executor_factory(v, ctx):
                 return v
     return None
@@ -169,13 +169,13 @@ def executor_factory(call: cst.Call, ctx: Context, depth: int = 0) -> cst.Functi
     if depth > 2:
         return False
     target = ctx.resolve_callable(call.func)
-    if isinstance(target, cst.FunctionDef):
+    if type(target) is cst.FunctionDef:
         if target.returns is not None:
             returned = (dotted(target.returns.annotation) or "").rsplit(".", 1)[-1]
             if returned.endswith(("Executor", "Pool")):
                 return target
         for node in _returns(target, ctx):
-            if isinstance(node, cst.Call) and (_executor_class_call(node, ctx) or executor_factory(node, ctx, depth + 1)):
+            if type(node) is cst.Call and (_executor_class_call(node, ctx) or executor_factory(node, ctx, depth + 1)):
                 return target
         return False
     name = (dotted(call.func) or "").rsplit(".", 1)[-1]
@@ -188,7 +188,7 @@ def _returns(func: cst.FunctionDef, ctx: Context | None = None) -> list[cst.Base
     memo = ctx.cache.setdefault("spawns.returns", {}) if ctx is not None else {}
     found = memo.get(id(func))  # executor_factory asks for the same callee at each of its calls
     if found is None:
-        found = memo[id(func)] = [n.value for n in iter_nodes(func.body) if isinstance(n, cst.Return) and n.value is not None]
+        found = memo[id(func)] = [n.value for n in iter_nodes(func.body) if type(n) is cst.Return and n.value is not None]
     return found
 
 
@@ -204,14 +204,14 @@ def pool_size(ctor: cst.Call, ctx: Context | None = None) -> cst.BaseExpression 
     if own is not None or ctx is None:
         return own
     factory = executor_factory(ctor, ctx)
-    if not isinstance(factory, cst.FunctionDef):
+    if type(factory) is not cst.FunctionDef:
         return None
     params = [p.name.value for p in (*factory.params.posonly_params, *factory.params.params)]
-    if params and params[0] in ("self", "cls") and isinstance(ctor.func, cst.Attribute):
+    if params and params[0] in ("self", "cls") and type(ctor.func) is cst.Attribute:
         params = params[1:]
     for node in _returns(factory, ctx):
-        inner = _size_argument(node) if isinstance(node, cst.Call) else None
-        if isinstance(inner, cst.Name):
+        inner = _size_argument(node) if type(node) is cst.Call else None
+        if type(inner) is cst.Name:
             for index, arg in enumerate(a for a in ctor.args if a.star == ""):
                 if (arg.keyword is not None and arg.keyword.value == inner.value) or (
                         arg.keyword is None and index < len(params) and params[index] == inner.value):
@@ -242,39 +242,39 @@ def is_executor(expr: cst.BaseExpression, ctx: Context) -> bool:
 def thread_constructor(expr: cst.BaseExpression, ctx: Context) -> cst.Call | None:
     """The ``threading.Thread(...)`` / ``multiprocessing.Process(...)`` call behind *expr*."""
     candidates = [expr, *_bound_values(expr, ctx)]
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         loop = ctx.loop_with_target(expr.value)
         if loop is not None and loop.iter is not None:
             collection = _collection_of(loop.iter)
             for source in [collection, *_bound_values(collection, ctx)]:
                 if isinstance(source, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
                     candidates.append(source.elt)
-                elif isinstance(source, cst.DictComp):
+                elif type(source) is cst.DictComp:
                     candidates.append(source.value)
             for fill, _loops in _filled(collection, ctx):  # jobs.append(Process(...)) / threads[k] = Thread(...)
                 if fill.how != "extend":
                     candidates.extend([fill.value, *_bound_values(fill.value, ctx)])
     for v in candidates:
-        if isinstance(v, cst.Call):
+        if type(v) is cst.Call:
             name = ctx.qualname(v.func) or ""
-            if name in tables.table("threads", ctx.settings) or (isinstance(v.func, cst.Name) and thread_subclass(v.func.value, ctx)):
+            if name in tables.table("threads", ctx.settings) or (type(v.func) is cst.Name and thread_subclass(v.func.value, ctx)):
                 return v
     return None
 
 
 def _collection_of(expr: cst.BaseExpression) -> cst.BaseExpression:
     """``jobs`` for ``jobs``, ``jobs.values()``, ``list(jobs)``: the collection an iteration walks."""
-    if isinstance(expr, cst.Call) and not expr.args:
-        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "values":
+    if type(expr) is cst.Call and not expr.args:
+        if type(expr.func) is cst.Attribute and expr.func.attr.value == "values":
             return expr.func.value
-    if isinstance(expr, cst.Call) and len(expr.args) == 1 and dotted(expr.func) in ("list", "tuple", "set"):
+    if type(expr) is cst.Call and len(expr.args) == 1 and dotted(expr.func) in ("list", "tuple", "set"):
         return _collection_of(expr.args[0].value)
     return expr
 
 
 def _filled(expr: cst.BaseExpression, ctx: Context) -> list:
     """The ``(Fill, loops)`` of a local collection *expr* built empty then filled, else ``[]``."""
-    if not isinstance(expr, cst.Name):
+    if type(expr) is not cst.Name:
         return []
     bound = ctx.lookup(expr.value)
     if bound is None or not bound[1] or not empty_collection(bound[1][-1]):
@@ -290,7 +290,7 @@ def thread_subclass(name: str, ctx: Context, depth: int = 0) -> bool:
     for base in cls.bases:
         if (ctx.qualname(base.value) or "") in tables.table("threads", ctx.settings):
             return True
-        if isinstance(base.value, cst.Name) and base.value.value != name and thread_subclass(base.value.value, ctx, depth + 1):
+        if type(base.value) is cst.Name and base.value.value != name and thread_subclass(base.value.value, ctx, depth + 1):
             return True
     return False
 
@@ -304,18 +304,18 @@ def spawn_of(call: cst.Call, ctx: Context) -> Spawn | None:
             return Spawn("gather", q, call)
         if q in ("asyncio.create_task", "asyncio.ensure_future"):
             inner = _first_positional(call)
-            return Spawn("task", q, call, inner.func if isinstance(inner, cst.Call) else None)
+            return Spawn("task", q, call, inner.func if type(inner) is cst.Call else None)
         if q in GREENLET_SPAWNS:
             index = 1 if q.endswith(("_later", "_after")) else 0
             return Spawn("task", q, call, _first_positional(call, index))
-    if not isinstance(func, cst.Attribute):
+    if type(func) is not cst.Attribute:
         return None
     method, receiver = func.attr.value, func.value
     if method == "create_task":
         if is_task_group(receiver, ctx) or is_event_loop(receiver, ctx):
             inner = _first_positional(call)
             return Spawn("task", f"{short_receiver(receiver)}.create_task", call,
-                         inner.func if isinstance(inner, cst.Call) else None, receiver)
+                         inner.func if type(inner) is cst.Call else None, receiver)
         return None
     if method == "start_soon" or (method == "start" and is_task_group(receiver, ctx)):
         return Spawn("task", f"{short_receiver(receiver)}.{method}", call, _first_positional(call), receiver)
@@ -361,7 +361,7 @@ class NewAwaitables:
 
 
 def _is_spawn_call(value: cst.BaseExpression, ctx: Context) -> bool:
-    return isinstance(value, cst.Call) and spawn_of(value, ctx) is not None
+    return type(value) is cst.Call and spawn_of(value, ctx) is not None
 
 
 def new_awaitables(expr: cst.BaseExpression, ctx: Context, depth: int = 0) -> NewAwaitables | None:
@@ -370,18 +370,18 @@ def new_awaitables(expr: cst.BaseExpression, ctx: Context, depth: int = 0) -> Ne
         return None
     if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
         elt = expr.elt
-        if isinstance(elt, cst.Call) and not _is_spawn_call(elt, ctx):
+        if type(elt) is cst.Call and not _is_spawn_call(elt, ctx):
             fors, comp_for = [], expr.for_in
             while comp_for is not None:
                 fors.append(comp_for)
                 comp_for = comp_for.inner_for_in
             return NewAwaitables(tuple(fors), tuple(f.iter for f in fors), elt.func)
         return None
-    if isinstance(expr, cst.Call) and dotted(expr.func) == "map" and len(expr.args) >= 2:
+    if type(expr) is cst.Call and dotted(expr.func) == "map" and len(expr.args) >= 2:
         return NewAwaitables((), (expr.args[1].value,), expr.args[0].value)
-    if isinstance(expr, cst.Call) and isinstance(_collection_of(expr), cst.Name):
+    if type(expr) is cst.Call and isinstance(_collection_of(expr), cst.Name):
         return new_awaitables(_collection_of(expr), ctx, depth + 1)  # gather(*coros.values())
-    if isinstance(expr, cst.Name):
+    if type(expr) is cst.Name:
         bound = ctx.lookup(expr.value)
         if bound is None or not bound[1] or bound[1][-1] is None:
             return None
@@ -404,9 +404,9 @@ def _filled_awaitables(expr: cst.Name, ctx: Context, depth: int) -> NewAwaitable
                 return NewAwaitables(tuple(loops) + built.loops, tuple(l.iter for l in outer) + built.sources, built.target)
             continue
         value = fill.value
-        if isinstance(value, cst.Name):  # coro = fetch(x); coros.append(coro)
+        if type(value) is cst.Name:  # coro = fetch(x); coros.append(coro)
             values = _bound_values(value, ctx)
             value = values[0] if values else value
-        if isinstance(value, cst.Call) and not _is_spawn_call(value, ctx) and loops:
+        if type(value) is cst.Call and not _is_spawn_call(value, ctx) and loops:
             return NewAwaitables(tuple(loops), tuple(l.iter for l in loops if l.iter is not None), value.func)
     return None

@@ -68,7 +68,7 @@ class WorkerIndex:
     def note_call(self, call: cst.Call, ctx: Context) -> None:
         """Record the workers *call* fans out per item (idempotent per call)."""
         func = call.func
-        last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+        last = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
         if last not in SPAWN_NAMES and not ctx.names.resolve_name(last):
             return  # cheap: no spawn API is called by this name
         if id(call) in self._seen:
@@ -85,12 +85,12 @@ class WorkerIndex:
 
     def _register(self, target: cst.BaseExpression, site: WorkerSite, ctx: Context, depth: int) -> None:
         node = ctx.resolve_callable(target)
-        if isinstance(node, cst.Lambda):
+        if type(node) is cst.Lambda:
             self._add(node, site)
-            body = node.body.expression if isinstance(node.body, cst.Await) else node.body
-            if isinstance(body, cst.Call) and depth < 2:
+            body = node.body.expression if type(node.body) is cst.Await else node.body
+            if type(body) is cst.Call and depth < 2:
                 self._register(body.func, site, ctx, depth + 1)
-        elif isinstance(node, cst.FunctionDef):
+        elif type(node) is cst.FunctionDef:
             self._add(node, site)
 
     def _add(self, node: cst.CSTNode, site: WorkerSite) -> None:
@@ -157,7 +157,7 @@ def _per_item_targets(spawn: Spawn, ctx: Context) -> list[cst.BaseExpression]:
     target = spawn.target
     if target is None:
         return []
-    method = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
+    method = call.func.attr.value if type(call.func) is cst.Attribute else ""
     if spawn.kind == "pool" and method in _MAP_METHODS:
         positional = [a.value for a in call.args if a.keyword is None and a.star == ""]
         if len(positional) >= 2 and _unbounded(limits.source_limit(positional[1], ctx)):
@@ -167,7 +167,7 @@ def _per_item_targets(spawn: Spawn, ctx: Context) -> list[cst.BaseExpression]:
 
 def _through_thread(expr: cst.BaseExpression, target: cst.BaseExpression, ctx: Context) -> cst.BaseExpression:
     """``f`` for a comprehension of ``asyncio.to_thread(f, x)``; else *target*."""
-    if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp)) and isinstance(expr.elt, cst.Call):
+    if isinstance(expr, (cst.ListComp, cst.SetComp, cst.GeneratorExp)) and type(expr.elt) is cst.Call:
         elt = expr.elt
         if (ctx.qualname(elt.func) or "") in _TO_THREAD and elt.args:
             return elt.args[0].value

@@ -129,6 +129,11 @@ def _check_source(text: str, path: str, settings: Settings, rules: Sequence[type
     if errors and sink and not findings:
         findings = _positions_or_nothing(module, sink, path, text)
     forget()  # the children the facts read of this module's nodes
+    # Each report holds its rule, which holds the sink, which holds the report and (by ctx) the module: a
+    # cycle that would keep the whole tree alive until the garbage collector traverses it.  Broken here,
+    # the tree is freed as soon as this function returns.
+    sink.clear()
+    sink.ctx = None
     if errors and failed is not None:
         failed.append(errors[0])
     findings += errors

@@ -6,7 +6,12 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.facts.literals import item as _item
-from boundlint.facts.walk import kids
+from boundlint.facts.walk import kids, leaf_types
+
+_DECLARES = leaf_types(cst.Nonlocal, cst.Global)
+_CLASS_OR_LAMBDA = leaf_types(cst.ClassDef, cst.Lambda)
+_SEQUENCES = leaf_types(cst.Tuple, cst.List)
+_SCOPES = leaf_types(cst.FunctionDef, cst.Lambda, cst.ClassDef)
 
 
 def assignments(func: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:
@@ -15,27 +20,27 @@ def assignments(func: cst.FunctionDef) -> dict[str, list[cst.BaseExpression]]:
     stack: list[cst.CSTNode] = [func.body]
     while stack:
         node = stack.pop()
-        if isinstance(node, (cst.Nonlocal, cst.Global)):  # a nested def rebinds it: its values are not all here
+        if type(node) in _DECLARES:  # a nested def rebinds it: its values are not all here
             for item in node.names:
                 out.setdefault(item.name.value, []).append(cst.Name("__rebound__"))
-        if isinstance(node, (cst.ClassDef, cst.Lambda)):
+        if type(node) in _CLASS_OR_LAMBDA:
             continue
-        if isinstance(node, cst.FunctionDef):
-            stack.extend(n for n in kids(node.body) if isinstance(node.body, cst.IndentedBlock))
+        if type(node) is cst.FunctionDef:
+            stack.extend(n for n in kids(node.body) if type(node.body) is cst.IndentedBlock)
             continue
-        if isinstance(node, cst.Assign):
+        if type(node) is cst.Assign:
             for t in node.targets:
-                if isinstance(t.target, cst.Name):
+                if type(t.target) is cst.Name:
                     out.setdefault(t.target.value, []).append(node.value)
-                elif isinstance(t.target, (cst.Tuple, cst.List)):  # a, b = pair: b is pair[1]
+                elif type(t.target) in _SEQUENCES:  # a, b = pair: b is pair[1]
                     for i, elt in enumerate(t.target.elements):
-                        if isinstance(elt, cst.StarredElement):
+                        if type(elt) is cst.StarredElement:
                             break
-                        if isinstance(elt.value, cst.Name):
+                        if type(elt.value) is cst.Name:
                             out.setdefault(elt.value.value, []).append(_item(node.value, i))
-        elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name) and node.value is not None:
+        elif type(node) is cst.AnnAssign and type(node.target) is cst.Name and node.value is not None:
             out.setdefault(node.target.value, []).append(node.value)
-        elif isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
+        elif type(node) is cst.NamedExpr and type(node.target) is cst.Name:
             out.setdefault(node.target.value, []).append(node.value)
         stack.extend(kids(node))
     return out
@@ -47,7 +52,7 @@ def param(func: cst.FunctionDef, name: str) -> cst.Param | None:
         if p.name.value == name:
             return p
     star = params.star_arg
-    if isinstance(star, cst.Param) and star.name.value == name:
+    if type(star) is cst.Param and star.name.value == name:
         return star
     return None
 
@@ -64,11 +69,11 @@ def returns(func: cst.FunctionDef) -> list[cst.BaseExpression] | None:
     stack: list[cst.CSTNode] = [func.body]
     while stack:
         node = stack.pop()
-        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+        if type(node) in _SCOPES:
             continue
-        if isinstance(node, cst.Yield):
+        if type(node) is cst.Yield:
             return None
-        if isinstance(node, cst.Return):
+        if type(node) is cst.Return:
             if node.value is None:
                 return None
             out.append(node.value)

@@ -19,7 +19,7 @@ def _owner(func: cst.FunctionDef, chain: list[cst.CSTNode]) -> tuple[bool, cst.C
     outer = [n for n in chain[:at] if isinstance(n, (cst.FunctionDef, cst.ClassDef))]
     if not outer:
         return True, None
-    if len(outer) == 1 and isinstance(outer[0], cst.ClassDef):
+    if len(outer) == 1 and type(outer[0]) is cst.ClassDef:
         return True, outer[0]
     return None
 
@@ -47,10 +47,10 @@ def _calls_by_name(module: cst.Module) -> dict[str, list[tuple[cst.Call, tuple]]
     stack: list[tuple[cst.CSTNode, tuple | None]] = [(module, None)]
     while stack:
         node, path = stack.pop()
-        if isinstance(node, cst.Call):
+        if type(node) is cst.Call:
             func = node.func
-            last = func.value if isinstance(func, cst.Name) else (
-                func.attr.value if isinstance(func, cst.Attribute) else None)
+            last = func.value if type(func) is cst.Name else (
+                func.attr.value if type(func) is cst.Attribute else None)
             if last is not None:
                 out.setdefault(last, []).append((node, path))
         inner = (node, path)
@@ -73,9 +73,9 @@ def _sites(calls: list, name: str, owner: cst.ClassDef | None, static: bool) -> 
     out: list[tuple[cst.Call, list[cst.CSTNode]]] = []
     for call, path in calls:
         func = call.func
-        if owner is None and isinstance(func, cst.Name):
+        if owner is None and type(func) is cst.Name:
             out.append((call, _chain(path)))
-        elif owner is not None and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+        elif owner is not None and type(func) is cst.Attribute and type(func.value) is cst.Name:
             receiver = func.value.value
             if receiver in ("self", "cls") or (receiver == owner.name.value and static):
                 out.append((call, _chain(path)))
@@ -119,14 +119,14 @@ def calls_in_module(func: cst.FunctionDef, name: str, chain: list[cst.CSTNode], 
 
 
 def _class_of(chain: list[cst.CSTNode]) -> cst.ClassDef | None:
-    return next((n for n in reversed(chain) if isinstance(n, cst.ClassDef)), None)
+    return next((n for n in reversed(chain) if type(n) is cst.ClassDef), None)
 
 
 def _unseen(chain: list[cst.CSTNode], owner: cst.ClassDef | None) -> bool:
     """True when the project index keeps no link for a call *chain* encloses: it is made in a function
     defined inside another function, or in a method of another class than *owner* (``self.m()`` of a
     subclass)."""
-    if sum(isinstance(n, cst.FunctionDef) for n in chain) > 1:
+    if sum(type(n) is cst.FunctionDef for n in chain) > 1:
         return True
     return owner is not None and _class_of(chain) not in (None, owner)
 

@@ -16,19 +16,25 @@ from __future__ import annotations
 import libcst as cst
 
 from boundlint.analysis.names import dotted
-from boundlint.facts.walk import kids, mentions
+from boundlint.facts.walk import kids, leaf_types, mentions
+
+_REBINDS = leaf_types(cst.AnnAssign, cst.AugAssign)
+_LOOPS = leaf_types(cst.For, cst.CompFor)
+_DECLARES = leaf_types(cst.Global, cst.Nonlocal)
+# where one statement may add many items, or the block walk does not look (`_hidden_fill`)
+_HIDDEN = leaf_types(cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp, cst.Lambda, cst.SimpleStatementSuite)
 
 _ONE = frozenset({"append", "add", "appendleft", "insert"})
 _CLEARS = frozenset({"clear"})
 
 
 def _is(node: cst.CSTNode, name: str) -> bool:
-    return isinstance(node, cst.Name) and node.value == name
+    return type(node) is cst.Name and node.value == name
 
 
 def _constant(expr: cst.BaseExpression) -> str:
     """The text of an integer literal or an UPPER_CASE constant (``_SCAN_WINDOW`` too), else ``""``."""
-    if isinstance(expr, cst.Integer):
+    if type(expr) is cst.Integer:
         return expr.value
     text = dotted(expr) or ""
     last = text.rsplit(".", 1)[-1]
@@ -38,7 +44,7 @@ def _constant(expr: cst.BaseExpression) -> str:
 def _length_test(test: cst.BaseExpression, name: str) -> tuple[str, str] | None:
     """``(operator, constant)`` for ``len(name) OP K`` (OP one of ``>``, ``>=``, ``==``) or its mirror
     ``K < len(name)``, else None."""
-    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+    if not (type(test) is cst.Comparison and len(test.comparisons) == 1):
         return None
     left, (target,) = test.left, test.comparisons
     right, op = target.comparator, target.operator
@@ -52,13 +58,13 @@ def _length_test(test: cst.BaseExpression, name: str) -> tuple[str, str] | None:
 
 
 def _len_of(expr: cst.BaseExpression, name: str) -> bool:
-    return (isinstance(expr, cst.Call) and _is(expr.func, "len") and len(expr.args) == 1
+    return (type(expr) is cst.Call and _is(expr.func, "len") and len(expr.args) == 1
             and _is(expr.args[0].value, name))
 
 
 def _leaves(body: cst.BaseSuite) -> bool:
     """True when *body* ends by leaving the function: its last statement is a ``return`` or ``raise``."""
-    statements = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    statements = body.body if type(body) is cst.IndentedBlock else [body]
     if not statements:
         return False
     last = statements[-1]
@@ -72,15 +78,15 @@ def _binds(node: cst.CSTNode, name: str) -> bool:
     stack = [node]
     while stack:
         current = stack.pop()
-        if isinstance(current, cst.AssignTarget) and _is(current.target, name):
+        if type(current) is cst.AssignTarget and _is(current.target, name):
             return True
-        if isinstance(current, (cst.AnnAssign, cst.AugAssign)) and _is(current.target, name):
+        if type(current) in _REBINDS and _is(current.target, name):
             return True
-        if isinstance(current, (cst.For, cst.CompFor)) and mentions(current.target, name):
+        if type(current) in _LOOPS and mentions(current.target, name):
             return True
-        if isinstance(current, cst.NamedExpr) and _is(current.target, name):
+        if type(current) is cst.NamedExpr and _is(current.target, name):
             return True
-        if isinstance(current, (cst.Global, cst.Nonlocal)):
+        if type(current) in _DECLARES:
             return True
         stack.extend(kids(current))
     return False
@@ -90,9 +96,9 @@ def guarded(func: cst.FunctionDef, name: str) -> str:
     """Why *name* holds at most K items wherever *func* uses it: a statement of *func*'s body is
     ``if len(name) > K:`` (or ``>=``) ending in ``return`` / ``raise``, every statement before it that
     names *name* binds it, and none after it binds it; else ``""``."""
-    body = func.body.body if isinstance(func.body, cst.IndentedBlock) else ()
+    body = func.body.body if type(func.body) is cst.IndentedBlock else ()
     for i, stmt in enumerate(body):
-        test = (_length_test(stmt.test, name) if isinstance(stmt, cst.If) and stmt.orelse is None
+        test = (_length_test(stmt.test, name) if type(stmt) is cst.If and stmt.orelse is None
                 and _leaves(stmt.body) else None)
         if test and test[0] in (">", ">="):
             if any(_binds(later, name) for later in body[i + 1:]):
@@ -107,8 +113,8 @@ def guarded(func: cst.FunctionDef, name: str) -> str:
 
 def _nested(func: cst.FunctionDef) -> dict[str, cst.FunctionDef]:
     """The functions defined directly in *func*'s body, by name."""
-    body = func.body.body if isinstance(func.body, cst.IndentedBlock) else ()
-    return {s.name.value: s for s in body if isinstance(s, cst.FunctionDef)}
+    body = func.body.body if type(func.body) is cst.IndentedBlock else ()
+    return {s.name.value: s for s in body if type(s) is cst.FunctionDef}
 
 
 def _empties(node: cst.CSTNode, name: str) -> bool:
@@ -116,10 +122,10 @@ def _empties(node: cst.CSTNode, name: str) -> bool:
     stack = [node]
     while stack:
         current = stack.pop()
-        if (isinstance(current, cst.Call) and isinstance(current.func, cst.Attribute)
+        if (type(current) is cst.Call and type(current.func) is cst.Attribute
                 and _is(current.func.value, name) and current.func.attr.value in _CLEARS):
             return True
-        if (isinstance(current, cst.Del) and isinstance(current.target, cst.Subscript)
+        if (type(current) is cst.Del and type(current.target) is cst.Subscript
                 and _is(current.target.value, name)):
             return True
         stack.extend(kids(current))
@@ -133,7 +139,7 @@ def _flushes(body: cst.BaseSuite, name: str, helpers: dict[str, cst.FunctionDef]
     stack: list[cst.CSTNode] = [body]
     while stack:
         current = stack.pop()
-        if isinstance(current, cst.Call) and isinstance(current.func, cst.Name) and current.func.value in helpers:
+        if type(current) is cst.Call and type(current.func) is cst.Name and current.func.value in helpers:
             if _empties(helpers[current.func.value].body, name):
                 return True
         stack.extend(kids(current))
@@ -152,14 +158,14 @@ def flushed(func: cst.FunctionDef, name: str) -> str:
     blocks: list[cst.CSTNode] = [func.body]
     while blocks:
         block = blocks.pop()
-        statements = list(getattr(block, "body", ())) if isinstance(block, cst.IndentedBlock) else []
+        statements = list(getattr(block, "body", ())) if type(block) is cst.IndentedBlock else []
         for i, stmt in enumerate(statements):
             adds = _adds(stmt, name)
             if adds is None:
                 return ""
             if adds:
                 after = statements[i + 1] if i + 1 < len(statements) else None
-                test = _length_test(after.test, name) if isinstance(after, cst.If) else None
+                test = _length_test(after.test, name) if type(after) is cst.If else None
                 if test is None or not _flushes(after.body, name, helpers):
                     return ""
                 caps.add(test)
@@ -177,10 +183,9 @@ def _hidden_fill(func: cst.FunctionDef, name: str) -> bool:
     stack: list[cst.CSTNode] = [func.body]
     while stack:
         current = stack.pop()
-        if isinstance(current, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp, cst.Lambda,
-                                cst.SimpleStatementSuite)) and mentions(current, name):
-            return any(isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and _is(n.func.value, name)
-                       for n in _walk(current)) or isinstance(current, cst.SimpleStatementSuite)
+        if type(current) in _HIDDEN and mentions(current, name):
+            return any(type(n) is cst.Call and type(n.func) is cst.Attribute and _is(n.func.value, name)
+                       for n in _walk(current)) or type(current) is cst.SimpleStatementSuite
         stack.extend(kids(current))
     return False
 
@@ -199,7 +204,7 @@ def _blocks_of(stmt: cst.CSTNode) -> list[cst.CSTNode]:
     stack = list(kids(stmt))
     while stack:
         current = stack.pop()
-        if isinstance(current, cst.IndentedBlock):
+        if type(current) is cst.IndentedBlock:
             out.append(current)
         elif not isinstance(current, cst.BaseSmallStatement) and not isinstance(current, cst.BaseExpression):
             stack.extend(kids(current))
@@ -211,9 +216,9 @@ def _adds(stmt: cst.CSTNode, name: str) -> bool | None:
     way this reader does not follow (``extend``, ``+=``, an item assignment, a rebinding to anything but
     an empty literal, handing it to a call), False otherwise.  A compound statement answers False here
     (its blocks are read on their own) unless its header changes *name*."""
-    if isinstance(stmt, cst.SimpleStatementLine):
+    if type(stmt) is cst.SimpleStatementLine:
         parts = [stmt]
-    elif isinstance(stmt, cst.FunctionDef):
+    elif type(stmt) is cst.FunctionDef:
         return False  # read on its own: its blocks are walked too
     else:
         parts = [c for c in kids(stmt) if not isinstance(c, (cst.IndentedBlock, cst.BaseSuite))
@@ -223,23 +228,23 @@ def _adds(stmt: cst.CSTNode, name: str) -> bool | None:
         stack = [part]
         while stack:
             node = stack.pop()
-            if isinstance(node, cst.Call):
+            if type(node) is cst.Call:
                 func = node.func
-                if isinstance(func, cst.Attribute) and _is(func.value, name):
+                if type(func) is cst.Attribute and _is(func.value, name):
                     if func.attr.value in _ONE:
                         added = True
                     elif func.attr.value not in _CLEARS and func.attr.value not in ("copy", "count", "index"):
                         return None
                 elif any(_is(a.value, name) for a in node.args) and not (
-                        isinstance(func, cst.Name) and func.value in ("len", "tuple", "list", "bool", "sorted")):
+                        type(func) is cst.Name and func.value in ("len", "tuple", "list", "bool", "sorted")):
                     return None
-            if isinstance(node, cst.AugAssign) and _is(node.target, name):
+            if type(node) is cst.AugAssign and _is(node.target, name):
                 return None
-            if isinstance(node, cst.AssignTarget) and (
-                    (isinstance(node.target, cst.Subscript) and _is(node.target.value, name))):
+            if type(node) is cst.AssignTarget and (
+                    (type(node.target) is cst.Subscript and _is(node.target.value, name))):
                 return None
-            if isinstance(node, cst.Assign) and any(_is(t.target, name) for t in node.targets):
-                if not (isinstance(node.value, cst.List) and not node.value.elements):
+            if type(node) is cst.Assign and any(_is(t.target, name) for t in node.targets):
+                if not (type(node.value) is cst.List and not node.value.elements):
                     return None
             stack.extend(kids(node))
     return added

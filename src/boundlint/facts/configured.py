@@ -34,7 +34,7 @@ _FILLS = frozenset({"append", "extend", "add", "update", "insert", "setdefault",
 
 
 def _self_attr(expr: cst.CSTNode, attr: str) -> bool:
-    return (isinstance(expr, cst.Attribute) and expr.attr.value == attr and isinstance(expr.value, cst.Name)
+    return (type(expr) is cst.Attribute and expr.attr.value == attr and type(expr.value) is cst.Name
             and expr.value.value in ("self", "cls"))
 
 
@@ -42,7 +42,7 @@ def _names_in(expr: cst.CSTNode) -> set[str]:
     out, stack = set(), [expr]
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.Name):
+        if type(node) is cst.Name:
             out.add(node.value)
         stack.extend(kids(node))
     return out
@@ -70,8 +70,8 @@ def _setup_methods(methods: list[cst.FunctionDef], settings) -> set[str]:
         stack: list[tuple[cst.CSTNode, bool]] = [(method.body, False)]
         while stack:
             node, looped = stack.pop()
-            if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
-                    and isinstance(node.func.value, cst.Name) and node.func.value.value == "self"):
+            if (type(node) is cst.Call and type(node.func) is cst.Attribute
+                    and type(node.func.value) is cst.Name and node.func.value.value == "self"):
                 callers.setdefault(node.func.attr.value, []).append((method.name.value, looped))
             inner = looped or isinstance(node, _LOOPS)
             stack.extend((child, inner) for child in _fields_of(node)
@@ -96,8 +96,8 @@ def built_once(owner: cst.ClassDef, attr: str, settings=None, memo: dict | None 
     assigned_at_build = False
     handed: set[str] = set()
     values: list[tuple[cst.FunctionDef, cst.BaseExpression]] = []
-    methods = [s for s in (owner.body.body if isinstance(owner.body, cst.IndentedBlock) else ())
-               if isinstance(s, cst.FunctionDef)]
+    methods = [s for s in (owner.body.body if type(owner.body) is cst.IndentedBlock else ())
+               if type(s) is cst.FunctionDef]
     if memo is None:
         memo = {}
     setup = memo.get(id(owner))  # the same for every attribute of the class: one walk of its methods
@@ -110,7 +110,7 @@ def built_once(owner: cst.ClassDef, attr: str, settings=None, memo: dict | None 
             node = stack.pop()
             stack.extend(_fields_of(node))
             targets: list[cst.CSTNode] = []
-            if isinstance(node, cst.Assign):
+            if type(node) is cst.Assign:
                 targets = [t.target for t in node.targets]
             elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
                 targets = [node.target]
@@ -126,9 +126,9 @@ def built_once(owner: cst.ClassDef, attr: str, settings=None, memo: dict | None 
                     if value is not None:
                         values.append((stmt, value))
                     assigned_at_build = True
-                if isinstance(target, cst.Subscript) and _self_attr(target.value, attr) and not builder:
+                if type(target) is cst.Subscript and _self_attr(target.value, attr) and not builder:
                     return None  # self.attr[key] = value per call
-            if (not builder and isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+            if (not builder and type(node) is cst.Call and type(node.func) is cst.Attribute
                     and node.func.attr.value in _FILLS and _self_attr(node.func.value, attr)):
                 return None  # filled as the object works
     return (frozenset(handed), values) if assigned_at_build else None
@@ -155,10 +155,10 @@ def configured_chain(text: str, settings) -> str:
 
 def config_read(func: cst.BaseExpression) -> bool:
     """``Config.get(...)``, ``settings.get_value(...)``: a getter called on an object named as configuration."""
-    if not (isinstance(func, cst.Attribute) and func.attr.value in _CONFIG_GETTERS):
+    if not (type(func) is cst.Attribute and func.attr.value in _CONFIG_GETTERS):
         return False
-    receiver = func.value.attr.value if isinstance(func.value, cst.Attribute) else (
-        func.value.value if isinstance(func.value, cst.Name) else "")
+    receiver = func.value.attr.value if type(func.value) is cst.Attribute else (
+        func.value.value if type(func.value) is cst.Name else "")
     word = receiver.lower().strip("_")
     return word in _CONFIG_ROOTS - {"self", "cls", "options", "opts"} or word.endswith(("config", "settings"))
 
@@ -192,14 +192,14 @@ def registry_read(func: cst.BaseExpression, settings, owner: str | None = None) 
     ``ServerManager``) a read of the registry itself on ``self`` (``self.get_registry()``,
     ``self.list_servers()``, ``self.all()``) counts too; not another read of it (``self.get_jobs()``).
     Else ``""``."""
-    if not isinstance(func, cst.Attribute):
+    if type(func) is not cst.Attribute:
         return ""
     method = func.attr.value.lstrip("_")
     if not any(method == r or method.startswith(r + "_") for r in _READS):
         return ""
-    receiver = func.value.attr.value if isinstance(func.value, cst.Attribute) else (
-        func.value.value if isinstance(func.value, cst.Name) else "")
-    if receiver in ("self", "cls") and isinstance(func.value, cst.Name):
+    receiver = func.value.attr.value if type(func.value) is cst.Attribute else (
+        func.value.value if type(func.value) is cst.Name else "")
+    if receiver in ("self", "cls") and type(func.value) is cst.Name:
         kind = _registry_kind(_camel_words(owner or ""), settings)
         rest = method.lower().split("_")[1:]
         if not kind or (rest and rest[-1] not in {kind + "s", kind + "es", *tables.table("registry-words", settings)}):
@@ -230,7 +230,7 @@ def signal_sent(call: cst.Call, ctx) -> str:
     a signal a module of that table defines): one result per connected receiver, i.e. per installed
     plugin; else ``""``."""
     func = call.func
-    if not (isinstance(func, cst.Attribute) and func.attr.value in ("send", "send_robust")):
+    if not (type(func) is cst.Attribute and func.attr.value in ("send", "send_robust")):
         return ""
     receiver = func.value
     if not isinstance(receiver, (cst.Name, cst.Attribute)):
@@ -259,11 +259,11 @@ def schema_data(name: str, chain: list[cst.CSTNode], ctx) -> str:
     fields validated: one key per declared field); else ``""``."""
     for i in range(len(chain) - 1, 0, -1):
         func = chain[i]
-        if not isinstance(func, cst.FunctionDef):
+        if type(func) is not cst.FunctionDef:
             continue
         owner = next((n for n in reversed(chain[:i]) if isinstance(n, (cst.ClassDef, cst.FunctionDef))), None)
         params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
-        if (isinstance(owner, cst.ClassDef) and _SCHEMA_METHODS.get(func.name.value) == name
+        if (type(owner) is cst.ClassDef and _SCHEMA_METHODS.get(func.name.value) == name
                 and params[-1:] == [name] and schema_class(owner, ctx)):
             return f"the fields declared by serializer `{owner.name.value}`"
         return ""
@@ -274,7 +274,7 @@ def model_dump(call: cst.Call) -> str:
     """``"the fields of the model (`x.model_dump()`)"`` when *call* dumps a pydantic model to a dict
     (``model_dump(...)``, or ``dict(...)`` with a keyword only a model's takes); else ``""``."""
     func = call.func
-    if not isinstance(func, cst.Attribute):
+    if type(func) is not cst.Attribute:
         return ""
     method = func.attr.value
     if method == "model_dump" or (method == "dict" and any(

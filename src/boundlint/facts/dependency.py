@@ -29,6 +29,7 @@ from boundlint.analysis.names import dotted, partial_target
 from boundlint.facts import calls, flag_args, given_args, receivers
 from boundlint.facts.overrides import overridden
 from boundlint.facts.spawned import spawned_elsewhere
+from boundlint.facts.walk import leaf_types
 from boundlint.index.flags import NOT_NONE
 
 YES, NO, UNKNOWN = "yes", "no", "unknown"
@@ -37,19 +38,21 @@ _DEPTH = 3
 # awaited call of it is not a coroutine out of sight (which waits on I/O)
 _READ = "read"
 _DEEP = "deep"  # the *why* of an UNKNOWN verdict cut off by depth: out of sight after all
+_SCOPES = leaf_types(cst.FunctionDef, cst.ClassDef, cst.Lambda)
+_DEFS = leaf_types(cst.FunctionDef, cst.ClassDef)
 
 
 def _broad(handler: cst.ExceptHandler) -> bool:
     if handler.type is None:
         return True
-    types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    types = [e.value for e in handler.type.elements] if type(handler.type) is cst.Tuple else [handler.type]
     return any((dotted(t) or "") in ("Exception", "BaseException") for t in types)
 
 
 def _absorbs(node: cst.Try) -> bool:
     """A ``try`` that catches every exception and whose handlers never raise: a failure in its body stops there."""
     return any(_broad(h) for h in node.handlers) and not any(
-        isinstance(n, cst.Raise) for h in node.handlers for n, _ in _walk(h.body))
+        type(n) is cst.Raise for h in node.handlers for n, _ in _walk(h.body))
 
 
 def _walk(node: cst.CSTNode):
@@ -58,10 +61,10 @@ def _walk(node: cst.CSTNode):
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, cst.Await):
+        if type(n) is cst.Await:
             awaited.add(id(n.expression))
         yield n, id(n) in awaited
-        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and n is not node:
+        if type(n) in _SCOPES and n is not node:
             continue
         stack.extend(reversed(kids(n)))
 
@@ -81,17 +84,17 @@ def _calls(node: cst.CSTNode, failures: bool = False, skip: frozenset[int] | set
         n = stack.pop()
         if id(n) in skip:
             continue
-        if isinstance(n, cst.Await) and isinstance(n.expression, cst.Call):
+        if type(n) is cst.Await and type(n.expression) is cst.Call:
             awaited.add(id(n.expression))
-        if isinstance(n, cst.With) and n.asynchronous is not None:  # `async with lock():` awaits its entry
-            awaited.update(id(i.item) for i in n.items if isinstance(i.item, cst.Call))
-        if isinstance(n, cst.For) and n.asynchronous is not None and isinstance(n.iter, cst.Call):
+        if type(n) is cst.With and n.asynchronous is not None:  # `async with lock():` awaits its entry
+            awaited.update(id(i.item) for i in n.items if type(i.item) is cst.Call)
+        if type(n) is cst.For and n.asynchronous is not None and type(n.iter) is cst.Call:
             awaited.add(id(n.iter))  # `async for x in stream():` awaits each step
-        if isinstance(n, cst.Call) and id(n) not in elsewhere:
+        if type(n) is cst.Call and id(n) not in elsewhere:
             out.append((n, id(n) in awaited))
-        if isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not node:
+        if type(n) in _DEFS and n is not node:
             continue  # a nested def runs when called, not here
-        if failures and isinstance(n, cst.Try) and _absorbs(n):
+        if failures and type(n) is cst.Try and _absorbs(n):
             stack.extend(reversed([c for c in kids(n) if c is not n.body]))
             continue
         stack.extend(reversed(kids(n)))
@@ -99,8 +102,8 @@ def _calls(node: cst.CSTNode, failures: bool = False, skip: frozenset[int] | set
 
 
 def _targets(stmt: cst.Assign | cst.AnnAssign) -> list[str]:
-    targets = [t.target for t in stmt.targets] if isinstance(stmt, cst.Assign) else [stmt.target]
-    return [t.value for t in targets if isinstance(t, cst.Name)]
+    targets = [t.target for t in stmt.targets] if type(stmt) is cst.Assign else [stmt.target]
+    return [t.value for t in targets if type(t) is cst.Name]
 
 
 _HANDOFFS = frozenset({"asyncio.to_thread", "anyio.to_thread.run_sync", "trio.to_thread.run_sync"})
@@ -115,7 +118,7 @@ def _handoff(call: cst.Call, ctx) -> str:
     qual = ctx.qualname(call.func) or ""
     if qual in _HANDOFFS:
         return qual
-    return "run_in_executor" if isinstance(call.func, cst.Attribute) and call.func.attr.value == "run_in_executor" else ""
+    return "run_in_executor" if type(call.func) is cst.Attribute and call.func.attr.value == "run_in_executor" else ""
 
 
 class _Reader:
@@ -124,25 +127,25 @@ class _Reader:
         self.failures = failures
         self.spawned = spawned
         self.chain = chain
-        self.owner = next((n.name.value for n in reversed(chain) if isinstance(n, cst.ClassDef)), None)
+        self.owner = next((n.name.value for n in reversed(chain) if type(n) is cst.ClassDef), None)
         # (id(def), parameter states) -> verdict; UNKNOWN while being read (recursion)
         self.memo: dict[tuple, tuple[str, str]] = {}
         self.scopes: list[cst.FunctionDef] = []  # the defs being read, innermost last
         self.states: list[dict[str, str]] = []  # what each of them was passed for certain (``flag_args``)
 
     def local_def(self, name: str) -> cst.FunctionDef | None:
-        for func in reversed([n for n in self.chain if isinstance(n, cst.FunctionDef)]):
-            for stmt in func.body.body if isinstance(func.body, cst.IndentedBlock) else ():
-                if isinstance(stmt, cst.FunctionDef) and stmt.name.value == name:
+        for func in reversed([n for n in self.chain if type(n) is cst.FunctionDef]):
+            for stmt in func.body.body if type(func.body) is cst.IndentedBlock else ():
+                if type(stmt) is cst.FunctionDef and stmt.name.value == name:
                     return stmt
         found = self.ctx.index.functions.get(name)
-        return found if isinstance(found, cst.FunctionDef) else None
+        return found if type(found) is cst.FunctionDef else None
 
     def method(self, name: str) -> cst.FunctionDef | None:
         if self.owner is None:
             return None
         found = self.ctx.index.methods.get(self.owner, {}).get(name)
-        return found if isinstance(found, cst.FunctionDef) else None
+        return found if type(found) is cst.FunctionDef else None
 
     def project(self, qualname: str | None, local: str | None, call: cst.Call | None = None) -> str | None:
         project = self.ctx.project
@@ -182,7 +185,7 @@ class _Reader:
 
     def enclosing(self) -> list[cst.FunctionDef]:
         """The functions around the work being read, outermost first (the defs read last)."""
-        return [n for n in self.chain if isinstance(n, cst.FunctionDef)] + self.scopes
+        return [n for n in self.chain if type(n) is cst.FunctionDef] + self.scopes
 
     def of_class(self, cls: cst.BaseExpression, method: str, depth: int, text: str = "",
                  call: cst.Call | None = None) -> tuple[str, str] | None:
@@ -193,7 +196,7 @@ class _Reader:
         name = dotted(cls) or ""
         if name in self.ctx.index.classes:
             found = self.ctx.index.methods.get(name, {}).get(method)
-            if isinstance(found, cst.FunctionDef):
+            if type(found) is cst.FunctionDef:
                 return None if receivers.abstract(found) else self.read(found, depth, call, 1)
             return self.answer(None, f"{name}.{method}", call)
         if receivers.stdlib_class(cls, self.ctx):
@@ -227,10 +230,10 @@ class _Reader:
     def callee(self, func: cst.BaseExpression) -> tuple[cst.FunctionDef, int] | None:
         """The def in sight that a call of *func* runs, with how many leading parameters the call
         does not fill (``self``), else None."""
-        if isinstance(func, cst.Name):
+        if type(func) is cst.Name:
             found = self.local_def(func.value)
             return (found, 0) if found is not None else None
-        if isinstance(func, cst.Attribute) and dotted(func.value) in ("self", "cls"):
+        if type(func) is cst.Attribute and dotted(func.value) in ("self", "cls"):
             found = self.method(func.attr.value)
             return (found, 1) if found is not None else None
         return None
@@ -244,9 +247,9 @@ class _Reader:
                 continue  # `self._decrypt(row.token)`: the def reads the value, it runs nothing
             if arg.keyword is None and isinstance(arg.value, (cst.Name, cst.Attribute)):
                 target = arg.value
-                if isinstance(target, cst.Name) and calls.builtin_name(target.value):
+                if type(target) is cst.Name and calls.builtin_name(target.value):
                     continue
-                if self.ctx.qualname(target) is not None or isinstance(target, cst.Attribute) or self.local_def(target.value):
+                if self.ctx.qualname(target) is not None or type(target) is cst.Attribute or self.local_def(target.value):
                     verdict = self.call(cst.Call(func=target), depth, self.spawned and depth == 0)
                     if verdict[0] == YES:
                         return verdict
@@ -262,7 +265,7 @@ class _Reader:
         func = call.func
         qual = self.ctx.qualname(func)
         text = dotted(func) or ""
-        if isinstance(func, cst.Name):
+        if type(func) is cst.Name:
             if qual is None and calls.builtin_name(func.value) and self.local_def(func.value) is None:
                 return NO, ""
             found = self.local_def(func.value) if qual is None else None
@@ -280,7 +283,7 @@ class _Reader:
             if calls.classify_call(qual, None, None, self.ctx.settings, name=func.value) == calls.DEPENDENCY:
                 return YES, f"`{text}()`"
             return UNKNOWN, ""
-        if isinstance(func, cst.Attribute):
+        if type(func) is cst.Attribute:
             receiver = dotted(func.value)
             shown = self.shown(receiver, func.attr.value, depth, call) if qual is None else None
             if shown is not None and shown[1] != _DEEP:  # what the code shows beats what a name suggests
@@ -308,34 +311,34 @@ class _Reader:
     def pool_work(self, call: cst.Call) -> cst.BaseExpression | None:
         """What a thread-pool handoff runs (``to_thread(fetch, u)``, ``run_in_executor(None, job)`` where
         ``job = partial(self.put, k)``), when it is in sight: a def, a method, a lambda; else None."""
-        position = 1 if isinstance(call.func, cst.Attribute) and call.func.attr.value == "run_in_executor" else 0
+        position = 1 if type(call.func) is cst.Attribute and call.func.attr.value == "run_in_executor" else 0
         args = [a.value for a in call.args if a.keyword is None and not a.star]
         target = args[position] if len(args) > position else None
         for _ in range(4):
             if partial_target(target) is not None:
                 target = partial_target(target)
-            elif isinstance(target, cst.Name) and self.local_def(target.value) is None:
+            elif type(target) is cst.Name and self.local_def(target.value) is None:
                 target = self.bound(target.value)
             else:
                 break
-        if isinstance(target, cst.Lambda):
+        if type(target) is cst.Lambda:
             return target
-        if isinstance(target, cst.Name) and self.local_def(target.value) is not None:
+        if type(target) is cst.Name and self.local_def(target.value) is not None:
             return target
-        if isinstance(target, cst.Attribute) and dotted(target.value) in ("self", "cls") and self.method(target.attr.value):
+        if type(target) is cst.Attribute and dotted(target.value) in ("self", "cls") and self.method(target.attr.value):
             return target
         return None
 
     def bound(self, name: str) -> cst.BaseExpression | None:
         """The value of the one assignment to *name* in the innermost enclosing function, else None."""
-        func = self.scopes[-1] if self.scopes else next((n for n in reversed(self.chain) if isinstance(n, cst.FunctionDef)), None)
+        func = self.scopes[-1] if self.scopes else next((n for n in reversed(self.chain) if type(n) is cst.FunctionDef), None)
         values = [stmt.value for stmt, _ in _walk(func.body) if isinstance(stmt, (cst.Assign, cst.AnnAssign))
                   and stmt.value is not None and name in _targets(stmt)] if func is not None else []
         return values[0] if len(values) == 1 else None
 
     def runs(self, target: cst.BaseExpression, depth: int) -> tuple[str, str]:
         """The verdict for the work a thread pool runs: a lambda's calls, or the def *target* names."""
-        if not isinstance(target, cst.Lambda):
+        if type(target) is not cst.Lambda:
             return self.call(cst.Call(func=target), depth)
         answer = NO
         for call, _ in _calls(target.body, self.failures):
@@ -352,8 +355,8 @@ class _Reader:
         effect, ``async with`` / ``async for`` or a call that starts other awaitables make it ``""``."""
         if depth > 1:
             return ""
-        target = self.local_def(func.value) if isinstance(func, cst.Name) else (
-            self.method(func.attr.value) if isinstance(func, cst.Attribute) and dotted(func.value) in ("self", "cls") else None)
+        target = self.local_def(func.value) if type(func) is cst.Name else (
+            self.method(func.attr.value) if type(func) is cst.Attribute and dotted(func.value) in ("self", "cls") else None)
         if target is None:
             ref = self.ctx.project.ref(self.ctx.qualname(func), None if self.ctx.qualname(func) else dotted(func)) \
                 if self.ctx.project and isinstance(func, (cst.Name, cst.Attribute)) else None
@@ -364,9 +367,9 @@ class _Reader:
         for node, awaited in _walk(target.body):
             if isinstance(node, (cst.With, cst.For, cst.CompFor)) and node.asynchronous is not None:
                 return ""
-            if isinstance(node, cst.Await) and not isinstance(node.expression, cst.Call):
+            if type(node) is cst.Await and type(node.expression) is not cst.Call:
                 return ""
-            if not isinstance(node, cst.Call) or id(node) in skip:
+            if type(node) is not cst.Call or id(node) in skip:
                 continue
             if _handoff(node, self.ctx):
                 found = found or f"`{dotted(node.func) or 'run_in_executor'}()` in `{target.name.value}()`"
@@ -436,7 +439,7 @@ def pooled(nodes: Iterable[cst.CSTNode], ctx, chain: list[cst.CSTNode] | None = 
     reader = _Reader(list(chain or ()), ctx)
     for node in nodes:
         elt = node.elt if isinstance(node, (cst.GeneratorExp, cst.ListComp, cst.SetComp)) else node
-        if isinstance(elt, cst.Call):
+        if type(elt) is cst.Call:
             pool = _handoff(elt, ctx)
             if pool:
                 return pool

@@ -17,12 +17,12 @@ def empty(expr: cst.BaseExpression) -> bool:
     """``[]``, ``set()``, ``{}``: a collection built empty, as large as what fills it."""
     if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
         return not expr.elements
-    return (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("list", "set", "dict")
+    return (type(expr) is cst.Call and type(expr.func) is cst.Name and expr.func.value in ("list", "set", "dict")
             and not expr.args)
 
 
 def _is(node: cst.CSTNode, name: str) -> bool:
-    return isinstance(node, cst.Name) and node.value == name
+    return type(node) is cst.Name and node.value == name
 
 
 def fills(func: cst.FunctionDef, name: str) -> list[tuple[tuple[cst.BaseExpression, ...], cst.BaseExpression | None]] | None:
@@ -42,10 +42,10 @@ def fills(func: cst.FunctionDef, name: str) -> list[tuple[tuple[cst.BaseExpressi
             if mentions(node, name):
                 return None
             continue
-        if isinstance(node, cst.While):
+        if type(node) is cst.While:
             if mentions(node.body, name):
                 return None
-        if isinstance(node, cst.For):
+        if type(node) is cst.For:
             stack.append((node.iter, loops))
             stack.extend((child, (*loops, node.iter)) for child in (node.body, *([node.orelse] if node.orelse else [])))
             continue
@@ -55,22 +55,22 @@ def fills(func: cst.FunctionDef, name: str) -> list[tuple[tuple[cst.BaseExpressi
                 stack.append((comp.iter, inner))
                 inner = (*inner, comp.iter)
                 comp = comp.inner_for_in
-            stack.extend((child, inner) for child in kids(node) if not isinstance(child, cst.CompFor))
+            stack.extend((child, inner) for child in kids(node) if type(child) is not cst.CompFor)
             continue
-        if isinstance(node, cst.Call):
+        if type(node) is cst.Call:
             func_ = node.func
-            if isinstance(func_, cst.Attribute) and _is(func_.value, name):
+            if type(func_) is cst.Attribute and _is(func_.value, name):
                 if func_.attr.value in _ONE:
                     out.append((loops, None))
                 elif func_.attr.value in _MANY and node.args:
                     out.append((loops, node.args[0].value))
             elif any(_is(a.value, name) and not a.star for a in node.args) and not (
-                    isinstance(func_, cst.Name) and func_.value in _READERS):
+                    type(func_) is cst.Name and func_.value in _READERS):
                 return None  # handed to a call that may fill it
-        if isinstance(node, cst.AugAssign) and _is(node.target, name):
+        if type(node) is cst.AugAssign and _is(node.target, name):
             out.append((loops, node.value))
-        if isinstance(node, cst.Assign) and any(
-                isinstance(t.target, cst.Subscript) and _is(t.target.value, name) for t in node.targets):
+        if type(node) is cst.Assign and any(
+                type(t.target) is cst.Subscript and _is(t.target.value, name) for t in node.targets):
             out.append((loops, None))
         stack.extend((child, loops) for child in kids(node))
     return out

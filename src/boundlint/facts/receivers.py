@@ -33,7 +33,10 @@ import libcst as cst
 from boundlint.analysis.names import dotted
 from boundlint.facts import bindings, calls, elements
 from boundlint.facts.attr_origin import stdlib_made
-from boundlint.facts.walk import own_nodes
+from boundlint.facts.walk import leaf_types, own_nodes
+
+_LOOPS = leaf_types(cst.For, cst.CompFor)
+_UNFOLLOWED = leaf_types(cst.AugAssign, cst.WithItem)  # bindings `_binds` cannot read a value from
 
 CLASS, STDLIB = "class", "stdlib"
 # annotations that qualify a binding without naming its class (`x: Final = Path(p)`), or wrap it
@@ -47,14 +50,14 @@ def _class_expr(expr: cst.BaseExpression | None, ctx) -> cst.BaseExpression | No
     """The class a value or annotation names: ``Path`` of ``Path(x)``, ``Path | None``, ``Optional[Path]``."""
     if expr is None:
         return None
-    if isinstance(expr, cst.Call):
+    if type(expr) is cst.Call:
         expr = expr.func
         return expr if _is_class(expr, ctx) else None
-    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.BitOr):
-        parts = [p for p in (expr.left, expr.right) if not (isinstance(p, cst.Name) and p.value == "None")]
+    if type(expr) is cst.BinaryOperation and type(expr.operator) is cst.BitOr:
+        parts = [p for p in (expr.left, expr.right) if not (type(p) is cst.Name and p.value == "None")]
         return _class_expr(parts[0], ctx) if len(parts) == 1 else None
-    if isinstance(expr, cst.Subscript) and (dotted(expr.value) or "").rsplit(".", 1)[-1] in (
-            "Optional", "Final", "ClassVar", "Annotated") and isinstance(expr.slice[0].slice, cst.Index):
+    if type(expr) is cst.Subscript and (dotted(expr.value) or "").rsplit(".", 1)[-1] in (
+            "Optional", "Final", "ClassVar", "Annotated") and type(expr.slice[0].slice) is cst.Index:
         return _class_expr(expr.slice[0].slice.value, ctx)
     if isinstance(expr, (cst.Name, cst.Attribute)) and _is_class(expr, ctx):
         return expr
@@ -110,25 +113,25 @@ def _binds(func: cst.FunctionDef, name: str, ctx, funcs: list, depth: int, owner
     annotated: list = []
     assigned: list = []
     for node in own_nodes(func.body):
-        if isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name) and node.target.value == name:
+        if type(node) is cst.AnnAssign and type(node.target) is cst.Name and node.target.value == name:
             shown_class = _annotation(node.annotation, ctx)
-            if shown_class is None and _qualifier(node.annotation.annotation) and isinstance(node.value, cst.Call):
+            if shown_class is None and _qualifier(node.annotation.annotation) and type(node.value) is cst.Call:
                 shown_class = _class_expr(node.value, ctx)  # `table: Final = Repo(client)`: the value shows it
             annotated.append((CLASS, shown_class) if shown_class is not None else None)
-        elif isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == name
+        elif type(node) is cst.Assign and any(type(t.target) is cst.Name and t.target.value == name
                                                    for t in node.targets):
-            if isinstance(node.value, cst.Name) and node.value.value == "None":
+            if type(node.value) is cst.Name and node.value.value == "None":
                 continue
-            alias = dotted(node.value) if isinstance(node.value, cst.Attribute) else None
+            alias = dotted(node.value) if type(node.value) is cst.Attribute else None
             if alias is not None and alias.startswith("self.") and alias.count(".") == 1 and owner is not None:
                 assigned.append(shown(alias, funcs, ctx, owner, depth + 1))
                 continue
             assigned.append(_value(node.value, ctx, funcs, owner))
-        elif isinstance(node, (cst.For, cst.CompFor)) and isinstance(node.target, cst.Name) and node.target.value == name:
+        elif type(node) in _LOOPS and type(node.target) is cst.Name and node.target.value == name:
             assigned.append(_items(node.iter, ctx, funcs, depth + 1, owner))
-        elif isinstance(node, cst.NamedExpr) and _binds_name(node, name):
+        elif type(node) is cst.NamedExpr and _binds_name(node, name):
             assigned.append(_value(node.value, ctx, funcs, owner))
-        elif isinstance(node, (cst.AugAssign, cst.WithItem)) and _binds_name(node, name):
+        elif type(node) in _UNFOLLOWED and _binds_name(node, name):
             assigned.append(None)
     if annotated:
         return annotated  # the annotation says what every assignment holds
@@ -138,7 +141,7 @@ def _binds(func: cst.FunctionDef, name: str, ctx, funcs: list, depth: int, owner
 def _value(value: cst.BaseExpression, ctx, funcs: list, owner: str | None):
     """What an assigned *value* shows: a class call (``Path(x)``), or one element taken out of an
     annotated container (``self._groups.get(key)`` where ``self._groups: dict[str, Group]``)."""
-    shown_class = _class_expr(value, ctx) if isinstance(value, cst.Call) else None
+    shown_class = _class_expr(value, ctx) if type(value) is cst.Call else None
     if shown_class is None and (took := elements.taken(value)) is not None:
         shown_class = _element_class(took, ctx, funcs, owner)
     return (CLASS, shown_class) if shown_class is not None else None
@@ -160,8 +163,8 @@ def _element_class(found: tuple, ctx, funcs: list, owner: str | None) -> cst.Bas
             if param is not None:
                 annotation = param.annotation.annotation if param.annotation is not None else None
                 break
-            notes = [n.annotation.annotation for n in own_nodes(func.body) if isinstance(n, cst.AnnAssign)
-                     and isinstance(n.target, cst.Name) and n.target.value == text]
+            notes = [n.annotation.annotation for n in own_nodes(func.body) if type(n) is cst.AnnAssign
+                     and type(n.target) is cst.Name and n.target.value == text]
             if notes or binds(func, text):
                 annotation = notes[0] if len(notes) == 1 else None
                 break
@@ -169,27 +172,27 @@ def _element_class(found: tuple, ctx, funcs: list, owner: str | None) -> cst.Bas
 
 
 def _binds_name(node: cst.CSTNode, name: str) -> bool:
-    target = node.asname.name if isinstance(node, cst.WithItem) and node.asname is not None else getattr(node, "target", None)
-    return isinstance(target, cst.Name) and target.value == name
+    target = node.asname.name if type(node) is cst.WithItem and node.asname is not None else getattr(node, "target", None)
+    return type(target) is cst.Name and target.value == name
 
 
 def _items(iterable: cst.BaseExpression, ctx, funcs: list, depth: int, owner: str | None = None):
     """What the items of *iterable* are: one class's instances (built in sight, or named by the
     element type of an annotated container), or standard-library objects; else None."""
-    if isinstance(iterable, cst.Call) and dotted(iterable.func) in _WRAPPERS and len(iterable.args) == 1:
+    if type(iterable) is cst.Call and dotted(iterable.func) in _WRAPPERS and len(iterable.args) == 1:
         iterable = iterable.args[0].value
     if (over := elements.iterated(iterable)) is not None and \
             (element_class := _element_class(over, ctx, funcs, owner)) is not None:
         return CLASS, element_class
     if isinstance(iterable, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
-        made = _class_expr(iterable.elt, ctx) if isinstance(iterable.elt, cst.Call) else None
+        made = _class_expr(iterable.elt, ctx) if type(iterable.elt) is cst.Call else None
         return (CLASS, made) if made is not None else None
     if isinstance(iterable, (cst.List, cst.Tuple, cst.Set)) and iterable.elements:
-        return _agree([(CLASS, c) if (c := _class_expr(e.value, ctx) if isinstance(e.value, cst.Call) else None)
+        return _agree([(CLASS, c) if (c := _class_expr(e.value, ctx) if type(e.value) is cst.Call else None)
                        is not None else None for e in iterable.elements])
-    if isinstance(iterable, cst.Name) and depth < 4:
+    if type(iterable) is cst.Name and depth < 4:
         return _items_of_name(iterable.value, ctx, funcs, depth, owner)
-    if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Attribute):
+    if type(iterable) is cst.Call and type(iterable.func) is cst.Attribute:
         holder = dotted(iterable.func.value)
         found = shown(holder, funcs, ctx, None, depth + 1) if holder else None
         if found is not None and (found[0] == STDLIB or stdlib_class(found[1], ctx)):
@@ -201,8 +204,8 @@ def _items_of_name(name: str, ctx, funcs: list, depth: int, owner: str | None = 
     """The items of a list held by *name*: its one assignment in the nearest function binding it."""
     for func in reversed(funcs):
         values = [n.value for n in own_nodes(func.body) if isinstance(n, (cst.Assign, cst.AnnAssign)) and n.value is not None
-                  and any(isinstance(t, cst.Name) and t.value == name
-                          for t in ([x.target for x in n.targets] if isinstance(n, cst.Assign) else [n.target]))]
+                  and any(type(t) is cst.Name and t.value == name
+                          for t in ([x.target for x in n.targets] if type(n) is cst.Assign else [n.target]))]
         if values:
             return _items(values[0], ctx, funcs, depth + 1, owner) if len(values) == 1 else None
         if _param(func, name) is not None:
@@ -231,16 +234,16 @@ def shown(receiver: str, funcs: list[cst.FunctionDef], ctx, owner: str | None, d
     if len(parts) == 2 and parts[0] in ("self", "cls") and owner is not None:
         values = ctx.index.class_attrs.get(owner, {}).get(parts[1], [])
         return _agree([(STDLIB, made) if (made := stdlib_made(v, owner, ctx)) else (CLASS, c)
-                       if (c := _class_expr(v, ctx) if isinstance(v, cst.Call) else None) is not None
-                       else None for v in values if not (isinstance(v, cst.Name) and v.value == "None")])
+                       if (c := _class_expr(v, ctx) if type(v) is cst.Call else None) is not None
+                       else None for v in values if not (type(v) is cst.Name and v.value == "None")])
     if len(parts) != 1:
         return None
     for func in reversed(funcs):
         found = _binds(func, receiver, ctx, funcs, depth, owner)
         if found is not None:
             return _agree(found)
-    values = [v for v in ctx.index.constants.get(receiver, ()) if not (isinstance(v, cst.Name) and v.value == "None")]
-    return _agree([(CLASS, c) if (c := _class_expr(v, ctx) if isinstance(v, cst.Call) else None) is not None else None
+    values = [v for v in ctx.index.constants.get(receiver, ()) if not (type(v) is cst.Name and v.value == "None")]
+    return _agree([(CLASS, c) if (c := _class_expr(v, ctx) if type(v) is cst.Call else None) is not None else None
                    for v in values])
 
 
@@ -250,7 +253,7 @@ def binds(func: cst.FunctionDef, name: str) -> bool:
     if _param(func, name) is not None:
         return True
     for node in own_nodes(func.body):
-        if isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == name
+        if type(node) is cst.Assign and any(type(t.target) is cst.Name and t.target.value == name
                                                 for t in node.targets):
             return True
         if isinstance(node, (cst.AnnAssign, cst.For, cst.CompFor, cst.AugAssign, cst.NamedExpr, cst.WithItem)) \
@@ -264,15 +267,15 @@ def abstract(func: cst.FunctionDef) -> bool:
     a docstring, ``pass``, ``...`` or ``raise NotImplementedError``; its body shows nothing."""
     if any((dotted(d.decorator) or "").rsplit(".", 1)[-1] == "abstractmethod" for d in func.decorators):
         return True
-    body = func.body.body if isinstance(func.body, cst.IndentedBlock) else func.body.body
+    body = func.body.body if type(func.body) is cst.IndentedBlock else func.body.body
     for stmt in body:
-        smalls = stmt.body if isinstance(stmt, cst.SimpleStatementLine) else [stmt]
+        smalls = stmt.body if type(stmt) is cst.SimpleStatementLine else [stmt]
         for small in smalls:
-            if isinstance(small, cst.Pass) or (isinstance(small, cst.Expr) and isinstance(
+            if type(small) is cst.Pass or (type(small) is cst.Expr and isinstance(
                     small.value, (cst.SimpleString, cst.ConcatenatedString, cst.Ellipsis))):
                 continue
-            if isinstance(small, cst.Raise) and "NotImplementedError" in (dotted(
-                    small.exc.func if isinstance(small.exc, cst.Call) else small.exc) or "" if small.exc else ""):
+            if type(small) is cst.Raise and "NotImplementedError" in (dotted(
+                    small.exc.func if type(small.exc) is cst.Call else small.exc) or "" if small.exc else ""):
                 continue
             return False
     return True
@@ -287,9 +290,9 @@ def calls_param(func: cst.FunctionDef, position: int) -> bool:
         return True
     name = params[position].name.value
     for node in own_nodes(func.body):
-        if isinstance(node, cst.Call):
-            if isinstance(node.func, cst.Name) and node.func.value == name:
+        if type(node) is cst.Call:
+            if type(node.func) is cst.Name and node.func.value == name:
                 return True
-            if any(isinstance(a.value, cst.Name) and a.value.value == name for a in node.args):
+            if any(type(a.value) is cst.Name and a.value.value == name for a in node.args):
                 return True
     return False

@@ -7,7 +7,19 @@ from typing import Callable, Iterator, TypeVar
 
 import libcst as cst
 
-_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+
+def leaf_types(*classes: type) -> frozenset[type]:
+    """*classes* for an exact test, ``type(node) in leaf_types(...)``: the same answer as
+    ``isinstance(node, classes)`` for LibCST's concrete node classes, none of which has a subclass,
+    without ``ABCMeta.__instancecheck__`` (a Python call per test on LibCST's abstract node classes).
+    Raises TypeError for a class that has subclasses, for which the two tests differ."""
+    for cls in classes:
+        if cls.__subclasses__():
+            raise TypeError(f"{cls.__name__} has subclasses: an exact type test would miss them")
+    return frozenset(classes)
+
+
+_SCOPES = leaf_types(cst.FunctionDef, cst.ClassDef, cst.Lambda)
 # id(node) -> (node, its children): LibCST's ``children`` rebuilds the node on every read, and the
 # facts read the same few thousand nodes of a file some five times each.  The node is held, so its
 # id cannot be reused while its entry lives; the engine empties this after each file (``forget``).
@@ -51,7 +63,7 @@ def mentions(node: cst.CSTNode, name: str) -> bool:
     stack = [node]
     while stack:
         current = stack.pop()
-        if isinstance(current, cst.Name) and current.value == name:
+        if type(current) is cst.Name and current.value == name:
             return True
         stack.extend(kids(current))
     return False
@@ -64,7 +76,7 @@ def own_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     while stack:
         n = stack.pop()
         yield n
-        if isinstance(n, _SCOPES) and n is not node:
+        if type(n) in _SCOPES and n is not node:
             continue
         stack.extend(reversed(kids(n)))
 
@@ -72,10 +84,10 @@ def own_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 def binding_targets(node: cst.CSTNode, loops: bool = False) -> list[cst.BaseExpression]:
     """The targets *node* binds when it is an assignment (``=``, annotated, augmented, ``:=``) or an
     ``as`` name; with *loops*, also a ``for`` loop's or comprehension's target; else []."""
-    if isinstance(node, cst.Assign):
+    if type(node) is cst.Assign:
         return [t.target for t in node.targets]
     if isinstance(node, (cst.AnnAssign, cst.AugAssign, cst.NamedExpr)) or loops and isinstance(node, (cst.For, cst.CompFor)):
         return [node.target]
-    if isinstance(node, cst.AsName):
+    if type(node) is cst.AsName:
         return [node.name]
     return []

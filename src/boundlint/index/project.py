@@ -251,28 +251,35 @@ class ProjectIndex(Record):
         outputs: dict[str, set] = {}
         built: dict[str, set] = {}
         filled: dict[str, set] = {}  # classes filled from keywords or a dict literal the code writes
+        keys: dict[str | None, str | None] = {}  # the same refs recur across the project: resolve each once
+
+        def key_of(ref: str | None) -> str | None:
+            if ref not in keys:
+                keys[ref] = self.key(ref)
+            return keys[ref]
+
         for entry in {id(e): e for e in self.modules.values()}.values():
             summary = entry.summary
             for qual, facts in summary["functions"].items():
                 for call in facts["calls"]:
-                    key = self.key(call["ref"])
+                    key = key_of(call["ref"])
                     if key is not None:
                         callers.setdefault(key, []).append((entry, qual, call))
                 for param, refs in facts["inputs"]:
                     for r in refs:
-                        key = self.key(r)
+                        key = key_of(r)
                         if key is not None:
                             inputs.setdefault(key, []).append((entry, qual, param))
                 for r in facts["outputs"]:
-                    key = self.key(r)
+                    key = key_of(r)
                     if key is not None:
                         outputs.setdefault(key, set()).add(self.canonical(entry))
             for r in summary.get("built", ()):
-                key = self.key(r)
+                key = key_of(r)
                 if key is not None:
                     built.setdefault(key, set()).add(self.canonical(entry))
             for r in summary.get("filled", ()):
-                key = self.key(r)
+                key = key_of(r)
                 if key is not None:
                     filled.setdefault(key, set()).add(self.canonical(entry))
         self._reverse = {"callers": callers, "inputs": inputs, "outputs": outputs, "built": built, "filled": filled}

@@ -23,7 +23,7 @@ def loop_limit(loop: Loop, ctx) -> str | None:
         found = source_limit(loop.iter, ctx) or batch_limit(loop.iter, ctx)
         return found or capacity_stop(loop)
     test = loop.test
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+    if type(test) is cst.Comparison and len(test.comparisons) == 1:
         comp = test.comparisons[0]
         if isinstance(comp.operator, (cst.LessThan, cst.LessThanEqual)) and constant(comp.comparator, ctx):
             return Limit(COUNTER, "a bounded counter")
@@ -38,9 +38,9 @@ def _leaves(body: cst.BaseSuite) -> bool:
     if not stmts:
         return False
     last = stmts[-1]
-    if isinstance(last, cst.SimpleStatementLine) and last.body:
+    if type(last) is cst.SimpleStatementLine and last.body:
         return isinstance(last.body[-1], (cst.Break, cst.Return, cst.Raise))
-    if isinstance(body, cst.SimpleStatementSuite):
+    if type(body) is cst.SimpleStatementSuite:
         return isinstance(stmts[-1], (cst.Break, cst.Return, cst.Raise))
     return False
 
@@ -48,7 +48,7 @@ def _leaves(body: cst.BaseSuite) -> bool:
 def _acquire(node: cst.CSTNode) -> str | None:
     """The receiver of a non-blocking slot grab (``acquire_nowait()``, ``acquire(blocking=False)``,
     ``acquire()`` that raises when full), as written, else None."""
-    if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+    if type(node) is not cst.Call or type(node.func) is not cst.Attribute:
         return None
     name = node.func.attr.value
     if not name.startswith("acquire"):
@@ -73,16 +73,16 @@ def _slot_stop(node: cst.For | cst.While) -> Limit | None:
     body = node.body
     found = None
     for node in iter_nodes(body):
-        if isinstance(node, cst.Try) and node.handlers and all(_leaves(h.body) for h in node.handlers):
+        if type(node) is cst.Try and node.handlers and all(_leaves(h.body) for h in node.handlers):
             grabs = [r for n in iter_nodes(node.body) if (r := _acquire(n))]
             found = found or (grabs[0] if grabs else None)
-        elif isinstance(node, cst.If) and isinstance(node.test, cst.UnaryOperation) and isinstance(node.test.operator, cst.Not):
+        elif type(node) is cst.If and type(node.test) is cst.UnaryOperation and type(node.test.operator) is cst.Not:
             if _leaves(node.body):
                 found = found or _acquire(node.test.expression)
     if found is None:
         return None
     for node in iter_nodes(body):
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value.startswith("release"):
+        if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value.startswith("release"):
             if dotted(node.func.value) == found:
                 return None
     return Limit(LOOP_SLOT, f"stops when `{found}` has no free slot: at most its capacity per run")

@@ -17,13 +17,13 @@ def length_guard(test: cst.BaseExpression, alias=None) -> tuple[str, cst.BaseExp
     and an ``or`` whose operand is such a test.  *alias* maps a local name to
     the key whose length it holds (``n = len(ids)``; ``if n > N``).
     """
-    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+    if type(test) is cst.BooleanOperation and type(test.operator) is cst.Or:
         return length_guard(test.left, alias) or length_guard(test.right, alias)
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         # not len(x) <= N, not 0 < len(x) <= N
         key = length_bound(test.expression)
         return (key, test.expression) if key is not None else None
-    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+    if type(test) is not cst.Comparison or len(test.comparisons) != 1:
         return None
     comp = test.comparisons[0]
     left, op, right = test.left, comp.operator, comp.comparator
@@ -34,16 +34,16 @@ def length_guard(test: cst.BaseExpression, alias=None) -> tuple[str, cst.BaseExp
     else:
         return None
     key = len_argument_key(sized)
-    if key is None and alias is not None and isinstance(sized, cst.Name):
+    if key is None and alias is not None and type(sized) is cst.Name:
         key = alias(sized.value)
     return (key, limit) if key is not None else None
 
 
 def length_bound(test: cst.BaseExpression) -> str | None:
     """The key ``x`` when *test* holds only for bounded input: ``len(x) <= N``, ``len(x) < N``, ``N >= len(x)``."""
-    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+    if type(test) is cst.BooleanOperation and type(test.operator) is cst.And:
         return length_bound(test.left) or length_bound(test.right)
-    if not isinstance(test, cst.Comparison):
+    if type(test) is not cst.Comparison:
         return None
     # each pair of a chain: 0 < len(x) <= N bounds x through its second pair
     left = test.left
@@ -62,7 +62,7 @@ def length_bound(test: cst.BaseExpression) -> str | None:
 
 def length_guards(test: cst.BaseExpression, alias=None) -> list[tuple[str, cst.BaseExpression]]:
     """Every ``(key, limit)`` *test* rejects when oversized: ``len(a) > N or len(b) > M`` gives both."""
-    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+    if type(test) is cst.BooleanOperation and type(test.operator) is cst.Or:
         return length_guards(test.left, alias) + length_guards(test.right, alias)
     guard = length_guard(test, alias)
     return [guard] if guard is not None else []
@@ -74,12 +74,12 @@ def helper_guards(call: cst.Call, ctx: Context) -> list[str]:
     target = ctx.resolve_callable(call.func)
     if target is None and isinstance(call.func, (cst.Name, cst.Attribute)):
         return _project_helper_guards(call, ctx)
-    if not isinstance(target, cst.FunctionDef):
+    if type(target) is not cst.FunctionDef:
         return []
     params, rejected = _rejected_params(target, ctx)
     if not rejected:
         return []
-    if params and params[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
+    if params and params[0] in ("self", "cls") and type(call.func) is cst.Attribute:
         params = params[1:]
     return _in_caller_terms(call, params, rejected)
 
@@ -97,21 +97,21 @@ def _project_helper_guards(call: cst.Call, ctx: Context) -> list[str]:
 def predicate_guards(test: cst.BaseExpression, ctx: Context) -> list[str]:
     """Keys an ``if`` test rejects through a same-module predicate: ``if self._too_many(request):``
     whose body is ``return len(request.keys) > MAX``.  Keys are in the caller's terms."""
-    if not isinstance(test, cst.Call):
+    if type(test) is not cst.Call:
         return []
     target = ctx.resolve_callable(test.func)
-    if not isinstance(target, cst.FunctionDef) or not isinstance(target.body, cst.IndentedBlock):
+    if type(target) is not cst.FunctionDef or type(target.body) is not cst.IndentedBlock:
         return []
     stmts = target.body.body
     last = stmts[-1] if stmts else None
-    if not (isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[0], cst.Return) and last.body[0].value is not None):
+    if not (type(last) is cst.SimpleStatementLine and type(last.body[0]) is cst.Return and last.body[0].value is not None):
         return []
     rejected = []
     for key, _limit in length_guards(last.body[0].value):
         root, _, rest = key.partition(".")
         rejected.append((root, rest))
     params = [p.name.value for p in (*target.params.posonly_params, *target.params.params)]
-    if params and params[0] in ("self", "cls") and isinstance(test.func, cst.Attribute):
+    if params and params[0] in ("self", "cls") and type(test.func) is cst.Attribute:
         params = params[1:]
     return _in_caller_terms(test, params, rejected)
 
@@ -142,9 +142,9 @@ def _rejected_params(func: cst.FunctionDef, ctx: Context) -> tuple[list[str], li
     if found is None:
         params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
         rejected = []
-        if isinstance(func.body, cst.IndentedBlock):
+        if type(func.body) is cst.IndentedBlock:
             for stmt in func.body.body:
-                if isinstance(stmt, cst.If):
+                if type(stmt) is cst.If:
                     guards = length_guards(stmt.test)
                     if guards and _terminates(stmt.body):
                         for key, _limit in guards:
@@ -156,9 +156,9 @@ def _rejected_params(func: cst.FunctionDef, ctx: Context) -> tuple[list[str], li
 
 def len_argument_key(node: cst.BaseExpression) -> str | None:
     """Dotted key ``x`` / ``request.items`` of ``len(x)``, else None."""
-    if isinstance(node, cst.NamedExpr):
+    if type(node) is cst.NamedExpr:
         node = node.value  # (n := len(x)) > N
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1:
+    if type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "len" and len(node.args) == 1:
         return dotted(node.args[0].value)
     return None
 
@@ -170,25 +170,25 @@ def _terminates(body: cst.BaseSuite, ctx: Context | None = None, depth: int = 0)
     like one (``abort_invalid(context, ...)``, ``self._reject(...)``), or, with
     *ctx*, a same-module function or method whose own body ends by leaving.
     """
-    if isinstance(body, cst.SimpleStatementSuite):
+    if type(body) is cst.SimpleStatementSuite:
         smalls = body.body
     else:
-        if not body.body or not isinstance(body.body[-1], cst.SimpleStatementLine):
+        if not body.body or type(body.body[-1]) is not cst.SimpleStatementLine:
             return False
         smalls = body.body[-1].body
     for small in smalls:
         if isinstance(small, (cst.Raise, cst.Return, cst.Continue, cst.Break)):
             return True
-        if isinstance(small, cst.Expr):
-            value = small.value.expression if isinstance(small.value, cst.Await) else small.value
-            if isinstance(value, cst.Call):
+        if type(small) is cst.Expr:
+            value = small.value.expression if type(small.value) is cst.Await else small.value
+            if type(value) is cst.Call:
                 name = dotted(value.func) or ""
                 last = name.rsplit(".", 1)[-1]
                 if last in _ABORTS or _ABORT_HELPER.match(last):
                     return True
                 if ctx is not None and depth == 0:
                     target = ctx.resolve_callable(value.func)
-                    if isinstance(target, cst.FunctionDef) and _terminates(target.body, None, depth + 1):
+                    if type(target) is cst.FunctionDef and _terminates(target.body, None, depth + 1):
                         return True
     return False
 

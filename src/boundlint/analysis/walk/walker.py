@@ -37,26 +37,33 @@ def _fields(cls: type) -> tuple[str, ...]:
 def is_node_type(kind: type) -> bool:
     """``issubclass(kind, cst.CSTNode)``, memoised: ``isinstance`` against LibCST's abstract base runs
     ``ABCMeta.__instancecheck__`` in Python on every call, the largest cost of a walk."""
-    found = _NODE_TYPES.get(kind)
-    if found is None:
-        found = _NODE_TYPES[kind] = issubclass(kind, cst.CSTNode)
-    return found
+    if kind in _NODE_TYPES:
+        return True
+    if kind in _OTHER_TYPES:
+        return False
+    (_NODE_TYPES if issubclass(kind, cst.CSTNode) else _OTHER_TYPES).add(kind)
+    return kind in _NODE_TYPES
 
 
-_NODE_TYPES: dict[type, bool] = {}
+_NODE_TYPES: set[type] = set()
+_OTHER_TYPES: set[type] = set()
 
 
-def children(node: cst.CSTNode) -> Iterable[cst.CSTNode]:
-    """Syntactic children of *node* in field order, without whitespace or punctuation."""
-    for name in _fields(type(node)):
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """Syntactic children of *node* in field order, without whitespace or punctuation (a new list)."""
+    out = []
+    kind = type(node)
+    # The type tests of is_node_type inlined (it runs for every field of every node), the call on a miss only.
+    for name in _FIELDS.get(kind) or _fields(kind):
         value = getattr(node, name)
         kind = type(value)
         if kind is tuple or kind is list:
             for item in value:
-                if is_node_type(type(item)):
-                    yield item
-        elif is_node_type(kind):
-            yield value
+                if type(item) in _NODE_TYPES or (type(item) not in _OTHER_TYPES and is_node_type(type(item))):
+                    out.append(item)
+        elif kind in _NODE_TYPES or (kind not in _OTHER_TYPES and is_node_type(kind)):
+            out.append(value)
+    return out
 
 
 class Walker:
@@ -98,18 +105,20 @@ class Walker:
 
     def walk(self, node: cst.CSTNode) -> None:
         """Visit *node* and everything under it."""
-        ctx = self.ctx
-        name = type(node).__name__
+        ancestors = self.ctx.ancestors
+        kind = type(node)
+        name = kind.__name__
         if name in self.visits:  # most node types have no hook: skip the call
             self._hooks(self.visits, node)
-        ctx.ancestors.append(node)
-        special = _SPECIAL.get(type(node))
+        ancestors.append(node)
+        special = _SPECIAL.get(kind)
         if special is not None:
             special(self, node)
         else:
+            walk = self.walk
             for child in children(node):
-                self.walk(child)
-        ctx.ancestors.pop()
+                walk(child)
+        ancestors.pop()
         if name in self.leaves:
             self._hooks(self.leaves, node)
 
@@ -140,7 +149,7 @@ class Walker:
     def _function(self, node: cst.FunctionDef | cst.Lambda) -> None:
         ctx = self.ctx
         params = node.params
-        if isinstance(node, cst.FunctionDef):
+        if type(node) is cst.FunctionDef:
             self.walk_all(node.decorators)
             ctx.scope.defs[node.name.value] = node
             if node.returns is not None:
@@ -150,7 +159,7 @@ class Walker:
                 self.walk(p.default)
             if p.annotation is not None:
                 self.walk(p.annotation)
-        scope = Scope("function" if isinstance(node, cst.FunctionDef) else "lambda", node, ctx.scope)
+        scope = Scope("function" if type(node) is cst.FunctionDef else "lambda", node, ctx.scope)
         for p in _all_params(params):
             scope.params[p.name.value] = p
         outer_scope, outer_frame = ctx.scope, ctx.frame
@@ -194,7 +203,7 @@ class Walker:
             pushed += 1
             self.walk_all(comp_for.ifs)
             comp_for = comp_for.inner_for_in
-        if isinstance(node, cst.DictComp):
+        if type(node) is cst.DictComp:
             self.walk(node.key)
             self.walk(node.value)
         else:
@@ -208,7 +217,7 @@ class Walker:
             self.walk(item.item)
             if item.asname is not None:
                 target = item.asname.name
-                if isinstance(target, cst.Name):
+                if type(target) is cst.Name:
                     ctx.scope.with_targets[target.value] = item.item
                     ctx.scope.bindings.setdefault(target.value, []).append(item.item)
             ctx.frame.withs.append(item)
@@ -236,12 +245,12 @@ class Walker:
     def _assign(self, node: cst.Assign | cst.AnnAssign) -> None:
         if node.value is not None:
             self.walk(node.value)
-        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-        if isinstance(node, cst.AnnAssign):
+        targets = [t.target for t in node.targets] if type(node) is cst.Assign else [node.target]
+        if type(node) is cst.AnnAssign:
             self.walk(node.annotation)
         for target in targets:
             self.walk(target)
-            if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and node.value is not None:
+            if type(target) is cst.Subscript and type(target.value) is cst.Name and node.value is not None:
                 self._fill(target.value.value, node.value, "item")  # d[k] = v
         scope = self.ctx.scope
         for name, value in assigned_names(node):
@@ -275,27 +284,27 @@ class Walker:
         owner.fills.setdefault(name, []).append(Fill(value, how, tuple(self.ctx.frame.loops)))
 
     def _aug_assign(self, node: cst.AugAssign) -> None:
-        if isinstance(node.target, cst.Name) and isinstance(node.operator, (cst.AddAssign, cst.BitOrAssign)):
+        if type(node.target) is cst.Name and isinstance(node.operator, (cst.AddAssign, cst.BitOrAssign)):
             self._fill(node.target.value, node.value, "extend")  # xs += [...], s |= {...}
         for child in children(node):
             self.walk(child)
 
     def _declare(self, node: cst.Global | cst.Nonlocal) -> None:
         names = {n.name.value for n in node.names}
-        if isinstance(node, cst.Global):
+        if type(node) is cst.Global:
             self.ctx.scope.globals |= names
         else:
             self.ctx.scope.nonlocals |= names
 
     def _named_expr(self, node: cst.NamedExpr) -> None:
         self.walk(node.value)
-        if isinstance(node.target, cst.Name):
+        if type(node.target) is cst.Name:
             scope = self.ctx.scope.function() or self.ctx.scope
             scope.bindings.setdefault(node.target.value, []).append(node.value)
 
     def _call(self, node: cst.Call) -> None:
         func = node.func
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and node.args:
+        if type(func) is cst.Attribute and type(func.value) is cst.Name and node.args:
             method = func.attr.value
             if method in _APPENDERS:
                 loops = self.ctx.frame.loops
@@ -309,7 +318,7 @@ class Walker:
 
     def _if(self, node: cst.If) -> None:
         guards = length_guards(node.test, self._len_alias)
-        if not guards and isinstance(node.test, cst.Call):
+        if not guards and type(node.test) is cst.Call:
             guards = [(key, node.test) for key in predicate_guards(node.test, self.ctx)]
         if guards and _terminates(node.body, self.ctx):
             for key, limit in guards:
@@ -323,8 +332,8 @@ class Walker:
         return len_argument_key(values[-1]) if values and values[-1] is not None else None
 
     def _expr_statement(self, node: cst.Expr) -> None:
-        value = node.value.expression if isinstance(node.value, cst.Await) else node.value
-        if isinstance(value, cst.Call) and self.ctx.scope.kind in ("function", "lambda"):
+        value = node.value.expression if type(node.value) is cst.Await else node.value
+        if type(value) is cst.Call and self.ctx.scope.kind in ("function", "lambda"):
             for key in helper_guards(value, self.ctx):
                 self.ctx.scope.guards.append(Guard(key, value, node))
         for child in children(node):
@@ -333,7 +342,7 @@ class Walker:
     def _assert(self, node: cst.Assert) -> None:
         test = node.test
         # assert len(x) <= N  is the negation of a rejecting guard
-        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        if type(test) is cst.Comparison and len(test.comparisons) == 1:
             op = test.comparisons[0].operator
             key = None
             if isinstance(op, (cst.LessThan, cst.LessThanEqual)):
@@ -347,17 +356,17 @@ class Walker:
 
     def _bind_target(self, target: cst.BaseExpression, loop: Loop) -> None:
         scope = self.ctx.scope
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             scope.loop_targets[target.value] = loop
         elif isinstance(target, (cst.Tuple, cst.List)):
             for el in target.elements:
-                if isinstance(el.value, cst.Name):
+                if type(el.value) is cst.Name:
                     scope.loop_targets[el.value.value] = loop
 
 
 def _all_params(params: cst.Parameters) -> list[cst.Param]:
     out = list(params.posonly_params) + list(params.params) + list(params.kwonly_params)
-    if isinstance(params.star_arg, cst.Param):
+    if type(params.star_arg) is cst.Param:
         out.append(params.star_arg)
     if params.star_kwarg is not None:
         out.append(params.star_kwarg)

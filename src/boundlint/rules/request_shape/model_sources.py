@@ -49,9 +49,9 @@ _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 def _constructed(call: cst.Call, ctx: Context) -> str | None:
     """The same-module class *call* builds an instance of (``Model(...)``, ``Model.model_validate(...)``), or None."""
     func = call.func
-    if isinstance(func, cst.Attribute) and func.attr.value in _CONSTRUCTORS:
+    if type(func) is cst.Attribute and func.attr.value in _CONSTRUCTORS:
         func = func.value
-    if isinstance(func, cst.Name) and func.value in ctx.index.classes:
+    if type(func) is cst.Name and func.value in ctx.index.classes:
         return func.value
     return None
 
@@ -59,7 +59,7 @@ def _constructed(call: cst.Call, ctx: Context) -> str | None:
 def _fills_from_data(call: cst.Call) -> bool:
     """``Model.model_validate(data)`` or ``Model(**data)``: the model is filled from a mapping, not put together
     from values (``Pair(request, telemetry)``)."""
-    return isinstance(call.func, cst.Attribute) or any(a.star == "**" for a in call.args)
+    return type(call.func) is cst.Attribute or any(a.star == "**" for a in call.args)
 
 
 def _built_here(call: cst.Call) -> bool:
@@ -70,9 +70,9 @@ def _built_here(call: cst.Call) -> bool:
     if first.keyword is not None:
         return True
     value = first.value
-    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict":
+    if type(value) is cst.Call and type(value.func) is cst.Name and value.func.value == "dict":
         return bool(value.args) and all(a.keyword is not None for a in value.args)
-    return isinstance(value, cst.Dict)
+    return type(value) is cst.Dict
 
 
 def _words(identifier: str) -> set[str]:
@@ -116,8 +116,8 @@ def _data_roots(expr: cst.BaseExpression, ctx: Context | None = None, depth: int
     if depth > 10:
         return
     while isinstance(expr, (cst.Await, cst.Attribute, cst.Subscript)):
-        expr = expr.expression if isinstance(expr, cst.Await) else expr.value
-    if isinstance(expr, cst.Name):
+        expr = expr.expression if type(expr) is cst.Await else expr.value
+    if type(expr) is cst.Name:
         bound = ctx.lookup(expr.value) if ctx is not None else None
         if bound is not None and bound[0].kind == "function" and len(bound[1]) == 1 and bound[1][0] is not None:
             # a local says where its data came from, whatever its name: request_data = {...} is made here
@@ -126,10 +126,10 @@ def _data_roots(expr: cst.BaseExpression, ctx: Context | None = None, depth: int
         yield expr.value
         if ctx is not None and expr.value in ctx.scope.with_targets:  # async with session.get(url) as resp
             yield from _data_roots(ctx.scope.with_targets[expr.value], ctx, depth + 1)
-    elif isinstance(expr, cst.Call):
-        if isinstance(expr.func, cst.Attribute):
+    elif type(expr) is cst.Call:
+        if type(expr.func) is cst.Attribute:
             yield from _data_roots(expr.func, ctx, depth + 1)  # request.json(): the receiver's data
-        callee = expr.func.attr.value if isinstance(expr.func, cst.Attribute) else getattr(expr.func, "value", "")
+        callee = expr.func.attr.value if type(expr.func) is cst.Attribute else getattr(expr.func, "value", "")
         if callee in _PARSERS:  # json.loads(resp.text): the argument's data; other calls make new data
             for arg in expr.args:
                 yield from _data_roots(arg.value, ctx, depth + 1)
@@ -137,7 +137,7 @@ def _data_roots(expr: cst.BaseExpression, ctx: Context | None = None, depth: int
             yield "response"
         elif callee in _FILE_READERS or (ctx is not None and (ctx.qualname(expr.func) or "").startswith(_FILE_MODULES)):
             yield _FILE  # open(path), Path(p).read_text(), yaml.safe_load(f): a file, not a request
-    elif isinstance(expr, cst.Dict):
+    elif type(expr) is cst.Dict:
         for el in expr.elements:
             yield from _data_roots(el.value, ctx, depth + 1)
 
@@ -148,12 +148,12 @@ def _http_call(call: cst.Call, ctx: Context) -> bool:
     q = ctx.qualname(func) or ""
     if q.startswith(("requests.", "httpx.", "aiohttp.", "urllib.request.")):
         return True
-    if not isinstance(func, cst.Attribute) or func.attr.value not in _HTTP_VERBS:
+    if type(func) is not cst.Attribute or func.attr.value not in _HTTP_VERBS:
         return False
     receiver = func.value
     while isinstance(receiver, (cst.Attribute, cst.Call)):
-        receiver = receiver.func if isinstance(receiver, cst.Call) else receiver.attr
-    return isinstance(receiver, cst.Name) and bool(_words(receiver.value) & _CLIENT_WORDS)
+        receiver = receiver.func if type(receiver) is cst.Call else receiver.attr
+    return type(receiver) is cst.Name and bool(_words(receiver.value) & _CLIENT_WORDS)
 
 
 def _decoded(call: cst.Call, ctx: Context) -> list[str]:
@@ -163,15 +163,15 @@ def _decoded(call: cst.Call, ctx: Context) -> list[str]:
     func = call.func
     if not isinstance(func, (cst.Attribute, cst.Name)):
         return []
-    name = func.attr.value if isinstance(func, cst.Attribute) else func.value
+    name = func.attr.value if type(func) is cst.Attribute else func.value
     if name not in _DECODERS:
         return []
     candidates = [a.value for a in call.args]
-    maker = func.value if isinstance(func, cst.Attribute) else None
-    if isinstance(maker, cst.Name):  # order_decoder = msgspec.json.Decoder(Order); order_decoder.decode(...)
+    maker = func.value if type(func) is cst.Attribute else None
+    if type(maker) is cst.Name:  # order_decoder = msgspec.json.Decoder(Order); order_decoder.decode(...)
         bound = ctx.lookup(maker.value)
         maker = bound[1][-1] if bound is not None and bound[1] else None
-    if isinstance(maker, cst.Call):
+    if type(maker) is cst.Call:
         candidates.extend(a.value for a in maker.args)  # TypeAdapter(X).validate_python(...), Decoder(X).decode(...)
     out = []
     for value in candidates:
@@ -187,16 +187,16 @@ def _injected(param: cst.Param, ctx: Context) -> bool:
     ``Depends()`` and ``Depends(SomeModel)`` build the model from the request's
     query parameters, so they stay request input.
     """
-    calls = [param.default] if isinstance(param.default, cst.Call) else []
+    calls = [param.default] if type(param.default) is cst.Call else []
     ann = param.annotation.annotation if param.annotation is not None else None
-    if isinstance(ann, cst.Subscript) and m.type_head(ann.value, ctx) == "Annotated":
-        calls.extend(v for v in m.slice_values(ann)[1:] if isinstance(v, cst.Call))
+    if type(ann) is cst.Subscript and m.type_head(ann.value, ctx) == "Annotated":
+        calls.extend(v for v in m.slice_values(ann)[1:] if type(v) is cst.Call)
     for call in calls:
         if m.short_name(call.func, ctx) not in _DEPENDENCY_MARKERS:
             continue
         args = m.positional(call)
         dependency = args[0] if args else m.kwarg(call, "dependency")
-        if dependency is None or (isinstance(dependency, cst.Name) and dependency.value in ctx.index.classes):
+        if dependency is None or (type(dependency) is cst.Name and dependency.value in ctx.index.classes):
             return False
         return True
     return False
@@ -207,7 +207,7 @@ def _dumped_by_helper(call: cst.Call, helper: cst.FunctionDef, ctx: Context) -> 
     params = [p.name.value for p in (*helper.params.posonly_params, *helper.params.params)]
     classes: dict[str, str] = {}
     for i, arg in enumerate(call.args):
-        if arg.star or not isinstance(arg.value, cst.Name) or arg.value.value not in ctx.index.classes:
+        if arg.star or type(arg.value) is not cst.Name or arg.value.value not in ctx.index.classes:
             continue
         name = arg.keyword.value if arg.keyword is not None else (params[i] if i < len(params) else None)
         if name is not None:
@@ -216,11 +216,11 @@ def _dumped_by_helper(call: cst.Call, helper: cst.FunctionDef, ctx: Context) -> 
         return set()
     out = set()
     for node in m.iter_nodes(helper.body):
-        if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _DUMPS
-                and isinstance(node.func.value, cst.Call)):
+        if (type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in _DUMPS
+                and type(node.func.value) is cst.Call):
             inner = node.func.value.func
-            if isinstance(inner, cst.Attribute) and inner.attr.value in _CONSTRUCTORS:
+            if type(inner) is cst.Attribute and inner.attr.value in _CONSTRUCTORS:
                 inner = inner.value
-            if isinstance(inner, cst.Name) and inner.value in classes:
+            if type(inner) is cst.Name and inner.value in classes:
                 out.add(classes[inner.value])
     return out

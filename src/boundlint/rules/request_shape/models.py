@@ -292,9 +292,9 @@ class UnboundedRequestCollection(Rule):
         for name in input_decorator_models(node, ctx):
             self._mod.loaded.add(name)
         for deco in node.decorators:  # @extend_schema(request=S), @swagger_auto_schema(request_body=S)
-            if isinstance(deco.decorator, cst.Call):
+            if type(deco.decorator) is cst.Call:
                 schema = m.kwarg(deco.decorator, "request", "request_body")
-                if isinstance(schema, cst.Name):
+                if type(schema) is cst.Name:
                     self._mod.loaded.add(schema.value)
         framework = endpoint_framework(node, ctx, extra)
         if framework is None:
@@ -303,7 +303,7 @@ class UnboundedRequestCollection(Rule):
         # Django Ninja's `response=`, the return annotation.
         decorator = framework[1]
         outputs = ([m.kwarg(decorator, "response_model"), m.kwarg(decorator, "responses"), m.kwarg(decorator, "response")]
-                   if isinstance(decorator, cst.Call) else [])
+                   if type(decorator) is cst.Call else [])
         outputs.append(node.returns.annotation if node.returns is not None else None)
         for expr in outputs:
             if expr is not None:
@@ -316,16 +316,16 @@ class UnboundedRequestCollection(Rule):
                 for ref in m.type_refs(param.annotation.annotation):
                     self._mod.endpoint_refs.setdefault(ref, node.name.value)
                     self._mod.endpoint_params.setdefault(ref, []).append((node, param.name.value))
-            if isinstance(param.default, cst.Call):  # Depends(Model), Body(Model)
+            if type(param.default) is cst.Call:  # Depends(Model), Body(Model)
                 for arg in m.positional(param.default):
-                    if isinstance(arg, cst.Name):
+                    if type(arg) is cst.Name:
                         self._mod.endpoint_refs.setdefault(arg.value, node.name.value)
 
     def visit_Call(self, node: cst.Call, ctx: Context) -> None:
         func = node.func
-        if isinstance(func, cst.Name) and m.kwarg(node, "data") is not None:
+        if type(func) is cst.Name and m.kwarg(node, "data") is not None:
             self._mod.fed.add(func.value)  # DRF: Serializer(data=request.data)
-        if isinstance(func, cst.Name) and func.value in ctx.index.functions:
+        if type(func) is cst.Name and func.value in ctx.index.functions:
             # validate_dict(data, OrchestrationRequest) where the helper dumps `model(**data)`
             self._mod.built.update(_dumped_by_helper(node, ctx.index.functions[func.value], ctx))
         built = _constructed(node, ctx)
@@ -338,9 +338,9 @@ class UnboundedRequestCollection(Rule):
                 self._mod.parsed.update(decoded)  # another service's answer, or a file the process reads
             elif source == "request" and not _client_package(ctx.path):
                 self._mod.loaded.update(decoded)  # Lookup.model_validate(await request.json())
-        if not isinstance(func, cst.Attribute):
+        if type(func) is not cst.Attribute:
             return
-        if func.attr.value in _DUMPS and isinstance(func.value, cst.Call):
+        if func.attr.value in _DUMPS and type(func.value) is cst.Call:
             # Model.model_validate(row).model_dump(): the module reshapes data to send or store.
             dumped = _constructed(func.value, ctx)
             if dumped is not None:
@@ -349,23 +349,23 @@ class UnboundedRequestCollection(Rule):
             return
         # ImportSchema().load(payload), schema = ImportSchema(); schema.load(...)
         receiver = func.value
-        if isinstance(receiver, cst.Name):
+        if type(receiver) is cst.Name:
             bound = ctx.lookup(receiver.value)
             receiver = bound[1][-1] if bound and bound[1] and bound[1][-1] is not None else receiver
-        if isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name):
+        if type(receiver) is cst.Call and type(receiver.func) is cst.Name:
             self._mod.loaded.add(receiver.func.value)
         elif func.attr.value == "parse":  # webargs parser.parse(Schema(), request)
             args = m.positional(node)
             first = args[0] if args else None
-            if isinstance(first, cst.Call):
+            if type(first) is cst.Call:
                 first = first.func
-            if isinstance(first, cst.Name):
+            if type(first) is cst.Name:
                 self._mod.loaded.add(first.value)
 
     def visit_AnnAssign(self, node: cst.AnnAssign, ctx: Context) -> None:
         # body: SearchRequest = await request.json() -- a TypedDict or dataclass typed as the request's data
         if (node.value is not None and ctx.scope.kind == "function" and not _client_package(ctx.path)
-                and not isinstance(node.value, cst.Dict)):  # a dict the function writes itself is no input
+                and type(node.value) is not cst.Dict):  # a dict the function writes itself is no input
             if _data_source_of(node.value, ctx) == "request":
                 self._mod.loaded.update(r for r in m.type_refs(node.annotation.annotation) if r in ctx.index.classes)
 
@@ -452,11 +452,11 @@ def _sends_whole(func: cst.FunctionDef, param: str, ctx: Context) -> bool:
     """The endpoint *func* serialises its parameter *param* whole straight into a request to a URL:
     ``client.post("/api/embed", content=form.model_dump_json())``, ``send(f"{url}/x", payload=form.json())``."""
     for node in m.iter_nodes(func.body):
-        if not isinstance(node, cst.Call) or not (_http_call(node, ctx) or _to_url(node)):
+        if type(node) is not cst.Call or not (_http_call(node, ctx) or _to_url(node)):
             continue
         for arg in node.args:
-            if any(isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute) and inner.func.attr.value in _DUMPS
-                   and isinstance(inner.func.value, cst.Name) and inner.func.value.value == param
+            if any(type(inner) is cst.Call and type(inner.func) is cst.Attribute and inner.func.attr.value in _DUMPS
+                   and type(inner.func.value) is cst.Name and inner.func.value.value == param
                    for inner in m.iter_nodes(arg.value)):
                 return True
     return False
@@ -465,10 +465,10 @@ def _sends_whole(func: cst.FunctionDef, param: str, ctx: Context) -> bool:
 def _to_url(call: cst.Call) -> bool:
     """The call's first argument is a URL or path literal (``"/api/embed"``, ``f"{base}/api/embed"``)."""
     first = call.args[0].value if call.args and call.args[0].keyword is None else None
-    if isinstance(first, cst.SimpleString):
+    if type(first) is cst.SimpleString:
         return "/" in first.evaluated_value
-    return isinstance(first, cst.FormattedString) and any(
-        isinstance(part, cst.FormattedStringText) and "/" in part.value for part in first.parts)
+    return type(first) is cst.FormattedString and any(
+        type(part) is cst.FormattedStringText and "/" in part.value for part in first.parts)
 
 
 def _uses_of(func: cst.FunctionDef, key: str) -> list[tuple[str, cst.CSTNode, cst.FunctionDef]]:
