@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+
 class Locator:
     """The nodes enclosing a node of *module*, and its position; *text* is the source *module* was parsed
     from (or a rewrite of it with the same lines), None when unknown (every position then comes from one
@@ -23,7 +24,7 @@ class Locator:
         self.module = module
         self.text = text
         self.parents: dict[object, dict] = {}  # one parent map per reported top-level statement, and the module's
-        self.statements: dict[int, tuple] = {}  # id(statement) -> (statement, positions, line shift) or None
+        self.statements: dict[int, tuple] = {}  # id(statement) -> (statement, positions, line shift), or ()
         self.full = None
         self._tree = self._starts = None
 
