@@ -136,8 +136,6 @@ def _bridge_gaps(text: str):
     every line keeps its length and only the target name moves one column;
     the rules see the same structure without the redundant parentheses.
     """
-    import libcst as cst
-
     if not _PAREN_TARGET.search(text) or not _compiles(text):
         return None
     repaired = _PAREN_TARGET.sub(lambda m: f"{m.group(1)}{m.group(2)}  ", text)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import libcst as cst
 
-from boundlint.analysis.names import dotted
 from boundlint.facts import calls
 from boundlint.facts.walk import own_nodes
 

@@ -14,7 +14,7 @@ from boundlint.analysis.walk import (
     children, helper_guards, len_argument_key, length_bound, length_guards, predicate_guards, terminates,
 )
 from boundlint.verdicts import (
-    BATCHES, CALLER_ARGS, COMMAND_LINE, CONFIGURED, CONSTANT, CONSTANT_RANGE, COUNTER, ENUM, FIELDS, FIXED_BY_CODE, GUARD,
+    BATCHES, CALLER_ARGS, COMMAND_LINE, CONFIGURED, CONSTANT, CONSTANT_RANGE, ENUM, FIELDS, FIXED_BY_CODE, GUARD,
     LITERAL, SLICE, WORKER_COUNT, Limit, kind_of,
 )
 
