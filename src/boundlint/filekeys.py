@@ -128,10 +128,7 @@ class FileKeys:
         """Write the records if any changed; past ``MAX_RECORDS``, keep only those this process used."""
         if self.store is None or not self._dirty or self._records is None:
             return
-        records = self._records
-        if len(records) > MAX_RECORDS:
-            records = {p: r for p, r in records.items() if p in self._seen}
-        stores.save(self.store, records)
+        stores.save(self.store, self._records, keep=self._seen, limit=MAX_RECORDS)
         self._dirty = False
 
 

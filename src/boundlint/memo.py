@@ -60,10 +60,7 @@ class Memo:
         """Write the answers if any changed; past ``MAX_ANSWERS``, keep only those this process used."""
         if not self._dirty or self._answers is None:
             return
-        answers = self._answers
-        if len(answers) > MAX_ANSWERS:
-            answers = {k: v for k, v in answers.items() if k in self._used}
-        stores.save(self.store, answers)
+        stores.save(self.store, self._answers, keep=self._used, limit=MAX_ANSWERS)
         self._dirty = False
 
 

@@ -27,9 +27,16 @@ def load(store: str) -> dict:
     return loaded if isinstance(loaded, dict) else {}
 
 
-def save(store: str, data: dict) -> None:
-    """Write *data* (marshal-able values) to *store* atomically; nothing happens when it cannot be written."""
+def save(store: str, data: dict, keep=None, limit: int = 0) -> None:
+    """Write *data* (marshal-able values) to *store* atomically; nothing happens when it cannot be written.
+
+    With *keep* (a set of keys), a *data* of more than *limit* entries is written as only the entries
+    whose keys are in *keep*: a store grows while it is used and sheds what this process did not use.
+    """
     import tempfile
+
+    if keep is not None and len(data) > limit:
+        data = {k: v for k, v in data.items() if k in keep}
 
     directory = os.path.dirname(store)
     tmp = None
