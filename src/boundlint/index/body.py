@@ -132,16 +132,7 @@ def walk(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str]) -> Bod
                 if value is None:
                     continue
                 at = state if special is None or field != special else special_state
-                if type(value) is not list:  # one child: most fields
-                    ck = type(value)
-                    if ck is Name:
-                        names.append((value, node))
-                        if not at & _NESTED and type(value.ctx) is Store:
-                            bound.add(value.id)
-                    elif ck is not Constant and isinstance(value, AST):
-                        queue.append((value, node, at))
-                    continue
-                for child in value:
+                for child in (value if type(value) is list else (value,)):
                     ck = type(child)
                     if ck is Name:
                         names.append((child, node))
