@@ -101,6 +101,11 @@ def count_lines(root: Path) -> tuple[int, int]:
     return files, lines
 
 
+def spread(paths: list, n: int = 5) -> list:
+    """*n* of *paths* (in their order) spread evenly over them: the files each few-file scenario checks."""
+    return paths[:: max(1, len(paths) // n)][:n]
+
+
 def run_timed(argv: list[str]) -> tuple[float, float]:
     """Wall seconds and peak RSS (MB) of the largest process in the tree."""
     start = time.perf_counter()
@@ -140,13 +145,13 @@ def main() -> int:
     all_py = sorted(touched.rglob("*.py"))
     n_touch = max(1, len(all_py) // 100)
     one_percent = all_py[:: max(1, len(all_py) // n_touch)][:n_touch]
-    five = [str(p) for p in sorted(corpus.rglob("*.py"))[:: max(1, files // 5)][:5]]
+    five = [str(p) for p in spread(sorted(corpus.rglob("*.py")))]
     # Five changed files in a warm project: a copy warmed once, five of its files edited before each run.
     project = work / "project"
     shutil.copytree(corpus, project)
     project_cache = work / "project-cache"
     project_py = sorted(project.rglob("*.py"))
-    five_changed = [str(p) for p in project_py[:: max(1, len(project_py) // 5)][:5]]
+    five_changed = [str(p) for p in spread(project_py)]
     counter = [0]
 
     def warm_up() -> None:
@@ -258,9 +263,9 @@ def _baseline_scenarios(exe: str, corpus: Path, work: Path, check_for) -> list[S
     all_py = sorted(touched.rglob("*.py"))
     n_touch = max(1, len(all_py) // 100)
     one_percent = all_py[:: max(1, len(all_py) // n_touch)][:n_touch]
-    five = [str(p) for p in files[:: max(1, len(files) // 5)][:5]]
+    five = [str(p) for p in spread(files)]
     project_py = sorted(project.rglob("*.py"))
-    five_changed = [str(p) for p in project_py[:: max(1, len(project_py) // 5)][:5]]
+    five_changed = [str(p) for p in spread(project_py)]
     counter = [0]
 
     def run(cache: Path, target: Path) -> None:

@@ -53,8 +53,9 @@ class Snapshot:
 _SEEN: dict[tuple[str, str], object] | None = None  # (question, absolute path) -> answer, while a Snapshot is open
 
 
-def _remembered(question: str, full: str, ask: Callable[[], object]) -> object:
-    """``ask()``, answered once per *question* about the absolute path *full* while a Snapshot is open."""
+def remembered(question: str, full: str, ask: Callable[[], object]) -> object:
+    """``ask()``, answered once per *question* (a short name of what is asked) about the absolute path *full*
+    while a Snapshot is open; asked afresh each time outside one."""
     if _SEEN is None:
         return ask()
     key = (question, full)
@@ -65,7 +66,7 @@ def _remembered(question: str, full: str, ask: Callable[[], object]) -> object:
 
 def _is_virtualenv(full: str) -> bool:
     """True when the directory *full* (an absolute path) is a virtualenv."""
-    return _remembered("venv", full, lambda: os.path.isfile(os.path.join(full, "pyvenv.cfg")))
+    return remembered("venv", full, lambda: os.path.isfile(os.path.join(full, "pyvenv.cfg")))
 
 
 def _identity(path: str, full: str) -> tuple[int, int] | None:
@@ -76,7 +77,7 @@ def _identity(path: str, full: str) -> tuple[int, int] | None:
         except OSError:
             return None
         return st.st_dev, st.st_ino
-    return _remembered("identity", full, ask)
+    return remembered("identity", full, ask)
 
 
 def _walk(top: str, full: str, onerror: Callable[[OSError], object]):
@@ -264,7 +265,7 @@ def _matches(spec, base: str, full: str, is_dir: bool) -> bool:
 
 
 def _read_spec(path: str):
-    return _remembered("gitignore", os.path.abspath(path), lambda: _read_patterns(path))
+    return remembered("gitignore", os.path.abspath(path), lambda: _read_patterns(path))
 
 
 def _read_patterns(path: str):

@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
+from boundlint.files import remembered
+
 
 @lru_cache(maxsize=4096)
 def _launches(directory: str) -> bool:
@@ -34,7 +36,7 @@ def launcher_names(path: str, root: str) -> list[str]:
     while directory.startswith(root + os.sep):
         if parts and _launches(directory) and all(p.isidentifier() for p in parts):
             names.append(".".join(parts))
-        if not os.path.isfile(os.path.join(directory, "__init__.py")):
+        if not remembered("init", directory, lambda: os.path.isfile(os.path.join(directory, "__init__.py"))):
             break
         parts.insert(0, os.path.basename(directory))
         directory = os.path.dirname(directory)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
+from boundlint.files import remembered
 from boundlint.index.launchers import launcher_names
 from boundlint.records import Record
 
@@ -38,7 +39,10 @@ def resolve_import_from(module: str, is_package: bool, level: int, name: str | N
 
 
 def _is_package(directory: str) -> bool:
-    return os.path.isfile(os.path.join(directory, "__init__.py")) or os.path.isfile(os.path.join(directory, "__init__.pyi"))
+    """True when the folder *directory* (absolute) holds ``__init__.py`` or ``__init__.pyi``: asked once per run
+    (``files.Snapshot``), as naming each module asks it of every folder above the module."""
+    return remembered("package", directory, lambda: os.path.isfile(os.path.join(directory, "__init__.py"))
+                      or os.path.isfile(os.path.join(directory, "__init__.pyi")))
 
 
 def find_root(path: str) -> tuple[str, bool]:
