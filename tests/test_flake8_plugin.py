@@ -36,7 +36,9 @@ def flake8(*args: str, cwd: Path | str = FIXTURES.parent) -> tuple[int, set[tupl
 
 
 def boundlint(*args: str, cwd: Path | str = FIXTURES.parent) -> set[tuple[str, int, int, str, str]]:
-    proc = subprocess.run([sys.executable, "-m", "boundlint", "check", "--format", "json", "--isolated", *args],
+    # --no-cache: the check's cache would land in cwd (the repository's tests/ folder)
+    proc = subprocess.run([sys.executable, "-m", "boundlint", "check", "--format", "json", "--isolated", "--no-cache",
+                           *args],
                           cwd=cwd, capture_output=True, text=True, timeout=300)
     assert proc.returncode in (0, 1), proc.stderr
     return {(str(Path(f["path"])), f["line"], f["column"], f["code"], f["message"]) for f in json.loads(proc.stdout)}
