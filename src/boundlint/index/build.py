@@ -11,6 +11,7 @@ import os
 
 from boundlint.hashes import blake2b
 from boundlint.index.project import ModuleEntry, ProjectIndex, find_root, module_names
+from boundlint.index.summary_cache import SummaryCache
 
 _PROJECTS: dict[str, ProjectIndex] = {}
 # Where module summaries are cached (``engine.set_index_cache``, from --cache-dir); None: not cached.
@@ -43,74 +44,6 @@ def _list_project_files(root: str, recursive: bool) -> list[str]:
         return [f for f in discover([root], respect_gitignore=True, root=root) if f.endswith(".py")]
     except Exception:  # an unlistable folder: the index is what could be read
         return []
-
-
-class SummaryCache:
-    """Module summaries by content hash, module name and boundlint's code (256 pickled shards).
-
-    Pickle, not JSON: a warm run loads the summaries of a whole project, and
-    pickle reads and writes plain dicts several times faster.  The cache
-    directory is the user's own, like the results cache beside it.
-    """
-
-    def __init__(self, cache_dir: str | None) -> None:
-        self.dir = None
-        if cache_dir:
-            from boundlint import __version__
-            from boundlint.cache import code_id
-
-            self.dir = os.path.join(cache_dir, __version__, f"index-{code_id()}")
-        self._shards: dict[str, dict] = {}
-        self._dirty: set[str] = set()
-
-    def _shard(self, name: str) -> dict:
-        shard = self._shards.get(name)
-        if shard is None:
-            shard = {}
-            if self.dir is not None:
-                import gc
-                import pickle
-
-                enabled = gc.isenabled()
-                gc.disable()  # unpickling makes many containers and no garbage: collecting meanwhile triples the time
-                try:
-                    with open(os.path.join(self.dir, f"{name}.pickle"), "rb") as fh:
-                        loaded = pickle.load(fh)
-                    shard = loaded if isinstance(loaded, dict) else {}
-                except (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError, IndexError, KeyError,
-                        pickle.UnpicklingError):
-                    shard = {}  # a damaged shard is ignored and rebuilt
-                finally:
-                    if enabled:
-                        gc.enable()
-            self._shards[name] = shard
-        return shard
-
-    def get(self, key: str) -> dict | None:
-        found = self._shard(key[:2]).get(key)
-        return found if isinstance(found, dict) else None
-
-    def put(self, key: str, summary: dict) -> None:
-        self._shard(key[:2])[key] = summary
-        self._dirty.add(key[:2])
-
-    def flush(self) -> None:
-        """Write the changed shards atomically; a cache that cannot be written is skipped."""
-        if self.dir is None or not self._dirty:
-            return
-        import pickle
-        import tempfile
-
-        try:
-            os.makedirs(self.dir, exist_ok=True)
-            for name in sorted(self._dirty):
-                fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=f".{name}.", suffix=".tmp")
-                with os.fdopen(fd, "wb") as fh:
-                    pickle.dump(self._shards[name], fh, protocol=pickle.HIGHEST_PROTOCOL)
-                os.replace(tmp, os.path.join(self.dir, f"{name}.pickle"))
-        except OSError:
-            pass
-        self._dirty.clear()
 
 
 def _read_text(path: str) -> str | None:
@@ -194,12 +127,12 @@ def build_index(root: str, recursive: bool, cache_dir: str | None = None, extra:
     from boundlint import filekeys
 
     with _no_collection():
-        cache = SummaryCache(cache_dir)
+        cache = SummaryCache(cache_dir, root)
         keys = filekeys.for_dir(cache_dir)
         todo = _modules(root, recursive, extra, keys)
-        _fill(cache, todo, keys)
+        _fill([(cache, todo)], keys)
         index = _assemble(root, todo, cache, keys)
-        cache.flush()
+        cache.flush(prune=True)  # every module of the project was looked up
         keys.flush()
     return index
 
@@ -305,23 +238,24 @@ def _modules(root: str, recursive: bool, extra: tuple[str, ...], keys) -> list[t
     return [found for found in map(lambda f: _module(f, root, keys), files) if found is not None]
 
 
-def _fill(cache: SummaryCache, todo: list, keys, meanwhile=None) -> None:
-    """Summarise every module of *todo* the cache lacks (reading only those), in parallel when there are many
-    (*meanwhile*: see ``prime``)."""
-    wanted: dict[str, tuple[str, str, bool, str, bytes | None]] = {}
-    for path, names, is_package, source, data in todo:
-        if source is None:
-            continue
-        key = _key(source, names[0], is_package)
-        if key not in wanted and cache.get(key) is None:
-            wanted[key] = (path, names[0], is_package, source, data)
-    items, sources = [], []
-    for path, name, is_package, source, data in wanted.values():
+def _fill(projects: list[tuple[SummaryCache, list]], keys, meanwhile=None) -> None:
+    """Summarise every module of each project's *todo* its cache lacks (reading only those), all projects in one
+    batch, in parallel when there are many (*projects*: ``(cache, todo)`` pairs; *meanwhile*: see ``prime``)."""
+    wanted: dict[tuple[int, str], tuple[SummaryCache, str, str, bool, str, bytes | None]] = {}
+    for cache, todo in projects:
+        for path, names, is_package, source, data in todo:
+            if source is None:
+                continue
+            key = _key(source, names[0], is_package)
+            if (id(cache), key) not in wanted and cache.get(key) is None:
+                wanted[(id(cache), key)] = (cache, path, names[0], is_package, source, data)
+    items, places = [], []
+    for cache, path, name, is_package, source, data in wanted.values():
         text, now = _text(path, source, keys, data)
         if text is not None and now is not None:
             items.append((text, name, is_package))
-            sources.append(now)
-    for (_text_, name, is_package), source, summary in zip(items, sources, _summarize_all(items, meanwhile)):
+            places.append((cache, now))
+    for (_text_, name, is_package), (cache, source), summary in zip(items, places, _summarize_all(items, meanwhile)):
         cache.put(_key(source, name, is_package), summary)
 
 
@@ -395,11 +329,11 @@ def _prime(paths: list[str], cache_dir: str | None, meanwhile=None) -> None:
     keys = filekeys.for_dir(cache_dir)
     fresh = {root: _modules(root, recursive[root], tuple(members), keys)
              for root, members in by_root.items() if root not in _PROJECTS}
-    cache = SummaryCache(cache_dir)
-    _fill(cache, [item for todo in fresh.values() for item in todo], keys, meanwhile)
+    caches = {root: SummaryCache(cache_dir, root) for root in fresh}
+    _fill([(caches[root], todo) for root, todo in fresh.items()], keys, meanwhile)
     for root, todo in fresh.items():
-        _PROJECTS[root] = _assemble(root, todo, cache, keys)
-    cache.flush()
+        _PROJECTS[root] = _assemble(root, todo, caches[root], keys)
+        caches[root].flush(prune=True)  # every module of the project was looked up
     keys.flush()
     for root, members in by_root.items():
         if root not in fresh:

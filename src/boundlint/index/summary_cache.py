@@ -1,0 +1,130 @@
+"""The cache of module summaries: one folder per project, pickled shards, pruned to what the project holds now.
+
+A run that builds a project's index looks up the summary of every module of
+that project, and of no other.  So the cache keeps each project in its own
+folder (named by a hash of the project's root), and a run loads only the
+projects it checks.  After such a run, a summary that no module of the
+project asked for belongs to an old version of a file, or to a deleted one:
+``flush(prune=True)`` drops it, so the folder does not grow with every edit.
+"""
+from __future__ import annotations
+
+import os
+
+from boundlint.hashes import blake2b
+
+
+class SummaryCache:
+    """Module summaries of the project at *root*, by content hash, module name and boundlint's code
+    (256 pickled shards by the key's first two hex digits).
+
+    Pickle, not JSON: a warm run loads the summaries of a whole project, and
+    pickle reads and writes plain dicts several times faster.  The cache
+    directory is the user's own, like the results cache beside it; with
+    *cache_dir* None nothing is read or written.  Never raises for a missing,
+    damaged or unwritable cache: a damaged shard reads as empty.
+    """
+
+    def __init__(self, cache_dir: str | None, root: str) -> None:
+        self.dir = None
+        if cache_dir:
+            from boundlint import __version__
+            from boundlint.cache import code_id
+
+            project = blake2b(os.path.abspath(root).encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+            self.dir = os.path.join(cache_dir, __version__, f"index-{code_id()}", project)
+        self._shards: dict[str, dict] = {}
+        self._dirty: set[str] = set()
+        self._used: set[str] = set()  # keys looked up with an answer, or stored, since this object was made
+
+    def _shard(self, name: str) -> dict:
+        shard = self._shards.get(name)
+        if shard is None:
+            shard = {}
+            if self.dir is not None:
+                import gc
+                import pickle
+
+                enabled = gc.isenabled()
+                gc.disable()  # unpickling makes many containers and no garbage: collecting meanwhile triples the time
+                try:
+                    with open(os.path.join(self.dir, f"{name}.pickle"), "rb") as fh:
+                        loaded = pickle.load(fh)
+                    shard = loaded if isinstance(loaded, dict) else {}
+                except (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError, IndexError, KeyError,
+                        pickle.UnpicklingError):
+                    shard = {}  # a damaged shard is ignored and rebuilt
+                finally:
+                    if enabled:
+                        gc.enable()
+            self._shards[name] = shard
+        return shard
+
+    def get(self, key: str) -> dict | None:
+        """The summary stored under *key* (a hex digest), or None."""
+        found = self._shard(key[:2]).get(key)
+        if not isinstance(found, dict):
+            return None
+        self._used.add(key)
+        return found
+
+    def put(self, key: str, summary: dict) -> None:
+        self._shard(key[:2])[key] = summary
+        self._dirty.add(key[:2])
+        self._used.add(key)
+
+    def flush(self, prune: bool = False) -> None:
+        """Write the changed shards atomically; a cache that cannot be written is skipped.
+
+        *prune*: every module of the project was looked up since this object
+        was made, so a summary none of them used is dropped, and a shard file
+        none of them reached is deleted.
+        """
+        if self.dir is None:
+            return
+        if prune:
+            for name, shard in self._shards.items():
+                stale = [key for key in shard if key not in self._used]
+                for key in stale:
+                    del shard[key]
+                if stale:
+                    self._dirty.add(name)
+        if self._dirty:
+            self._write()
+        if prune:
+            self._delete_unreached()
+
+    def _write(self) -> None:
+        import pickle
+        import tempfile
+
+        try:
+            os.makedirs(self.dir, exist_ok=True)
+            for name in sorted(self._dirty):
+                target = os.path.join(self.dir, f"{name}.pickle")
+                if not self._shards[name]:
+                    _unlink(target)
+                    continue
+                fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=f".{name}.", suffix=".tmp")
+                with os.fdopen(fd, "wb") as fh:
+                    pickle.dump(self._shards[name], fh, protocol=pickle.HIGHEST_PROTOCOL)
+                os.replace(tmp, target)
+        except OSError:
+            pass
+        self._dirty.clear()
+
+    def _delete_unreached(self) -> None:
+        try:
+            names = os.listdir(self.dir)
+        except OSError:
+            return
+        for name in names:
+            if name.endswith(".pickle") and name[: -len(".pickle")] not in self._shards:
+                _unlink(os.path.join(self.dir, name))
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
