@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from boundlint.cache import Cache, content_key
+from boundlint.cache import Cache, content_key, entry_key
 from boundlint.config import Settings
 from boundlint.engine import check_files_cached
 from boundlint.finding import Finding
@@ -42,13 +42,35 @@ def test_hit_returns_identical_findings_and_lines(tmp_path):
     assert [(r.path, r.findings, r.lines) for r in warm] == [(r.path, r.findings, r.lines) for r in cold]
 
 
-def test_moved_file_hits_with_its_new_path(tmp_path):
+def test_a_hit_needs_the_same_text_at_the_same_path(tmp_path):
     cache = Cache(tmp_path / "c", "fp")
     key = content_key(HAZARD.encode())
-    cache.put(key, [Finding("old.py", 4, 18, "BND101", "m", 4, 60, "h")], 4)
+    cache.put(key, "old.py", [Finding("old.py", 4, 18, "BND101", "m", 4, 60, "h")], 4)
     cache.flush()
-    findings, lines, _consulted = Cache(tmp_path / "c", "fp").get(key, "new.py")
-    assert (findings[0].path, findings[0].line, lines) == ("new.py", 4, 4)
+    findings, lines, _consulted = Cache(tmp_path / "c", "fp").get(key, "old.py")
+    assert (findings[0].path, findings[0].line, lines) == ("old.py", 4, 4)
+    # the same text elsewhere is another module: other names, perhaps another project, other evidence
+    assert Cache(tmp_path / "c", "fp").get(key, "new.py") is None
+
+
+def test_identical_files_in_two_places_keep_their_own_results(tmp_path):
+    """A model used as a request body in one package and not in its copy: each copy keeps its own verdict."""
+    root = tmp_path / "dup"
+    for package in ("a", "b"):
+        (root / package).mkdir(parents=True)
+        (root / package / "__init__.py").write_text("")
+        (root / package / "models.py").write_text(
+            "from pydantic import BaseModel\n\n\nclass Lookup(BaseModel):\n    ids: list[str]\n")
+    (root / "pyproject.toml").write_text("")
+    (root / "a" / "routes.py").write_text(
+        "from fastapi import APIRouter\n\nfrom a.models import Lookup\n\nrouter = APIRouter()\n\n\n"
+        "@router.post(\"/lookup\")\nasync def lookup(body: Lookup) -> dict:\n    return {\"n\": len(body.ids)}\n")
+    paths = sorted(str(p) for p in root.rglob("*.py"))
+    found = lambda results: [(os.path.relpath(r.path, root), f.code, f.line) for r in results for f in r.findings]
+    cold = found(_run(tmp_path / "c", paths))
+    assert cold == [(os.path.join("a", "models.py"), "BND201", 5)]
+    assert found(_run(tmp_path / "c", paths)) == cold
+    assert found(_run(tmp_path / "c", paths)) == cold
 
 
 def test_truncated_and_garbage_shards_are_ignored_and_rebuilt(tmp_path):
@@ -68,16 +90,23 @@ def test_truncated_and_garbage_shards_are_ignored_and_rebuilt(tmp_path):
 def test_a_wrong_shape_entry_is_a_miss(tmp_path):
     cache = Cache(tmp_path / "c", "fp")
     key = "ab" + "0" * 30
-    cache._shard("ab")[key] = ["not", "an", "entry"]
+    cache.put(key, "x.py", [], 1)
+    assert cache.get(key, "x.py") == ([], 1, {})
+    entry = entry_key(key, "x.py")
+    cache._shard(entry[:2])[entry] = ["not", "an", "entry"]
     assert cache.get(key, "x.py") is None
 
 
 def test_size_is_bounded_least_recently_used_first(tmp_path):
     cache = Cache(tmp_path / "c", "fp", max_entries=256 * 16)
-    for i in range(40):
-        key = "aa" + f"{i:030d}"
-        cache.put(key, [], 1)
-        cache._shards["aa"][key][0] = i  # last-used time
+    paths = (f"m{i}.py" for i in range(1_000_000))
+    placed = 0
+    while placed < 40:  # 40 files whose entries share the shard "aa"
+        path = next(paths)
+        if entry_key("k" * 32, path).startswith("aa"):
+            cache.put("k" * 32, path, [], 1)
+            cache._shards["aa"][entry_key("k" * 32, path)][0] = placed  # last-used time
+            placed += 1
     cache.flush()
     kept = json.loads(next((tmp_path / "c").rglob("aa.json")).read_text())
     assert len(kept) == 16
@@ -147,3 +176,70 @@ def test_a_warm_run_imports_no_part_of_the_checker(tmp_path):
     assert heavy <= imported(cold)
     assert heavy & imported(warm) == set()
     assert warm.stdout == cold.stdout and "BND101" in warm.stdout
+
+
+def _findings(results, root) -> list[tuple[str, str, int]]:
+    return sorted((os.path.relpath(r.path, root), f.code, f.line) for r in results for f in r.findings)
+
+
+def _check(paths, cache_dir=None):
+    from boundlint.engine import check_files
+    from boundlint.index import build
+
+    build.reset()  # a new run: the project is listed and named afresh
+    if cache_dir is None:
+        return check_files(paths, Settings(), jobs=1)
+    return _run(cache_dir, paths)
+
+
+def test_packages_appearing_around_the_root_rename_the_modules_and_miss_the_cache(tmp_path):
+    """A ``pyproject.toml`` inside the package folder: an ``__init__.py`` added above it renames every
+    module though no file below the root changed; the cached results must not be served."""
+    import shutil
+
+    fixtures = Path(__file__).parent / "fixtures" / "projects" / "lookup_service"
+    tree = tmp_path / "ab"
+    shutil.copytree(fixtures, tree / "lookup_service")
+    (tree / "lookup_service" / "pyproject.toml").write_text("")
+    paths = sorted(str(p) for p in tree.rglob("*.py"))
+    _check(paths, tmp_path / "c")
+    (tree / "__init__.py").write_text("")
+    assert _findings(_check(paths, tmp_path / "c"), tree) == _findings(_check(paths), tree)
+
+
+def test_a_file_that_vanishes_or_changes_during_its_check_is_not_cached(tmp_path, monkeypatch):
+    from boundlint.engine import check as check_module
+
+    src = _tree(tmp_path)
+    paths = sorted(str(p) for p in src.glob("*.py"))
+    real = check_module._read
+    calls = []
+
+    def gone_once(path):
+        calls.append(path)
+        if len(calls) == 1:
+            raise FileNotFoundError(2, "No such file or directory")
+        return real(path)
+
+    monkeypatch.setattr(check_module, "_read", gone_once)
+    first = _run(tmp_path / "c", paths)
+    assert [f.code for f in first[0].findings] == ["BND001"]
+    monkeypatch.setattr(check_module, "_read", real)
+    assert [(f.code, f.line) for r in _run(tmp_path / "c", paths) for f in r.findings] == [("BND101", 4)]
+
+    # an editor saves b.py between its key and its check: the result of the new text is not filed
+    # under the old text's key
+    b = src / "b.py"
+
+    def saved_meanwhile(path):
+        if path.endswith("b.py"):
+            b.write_text(HAZARD)
+        return real(path)
+
+    monkeypatch.setattr(check_module, "_read", saved_meanwhile)
+    (src / "b.py").write_text("x = 2\n")
+    _run(tmp_path / "d", paths)
+    monkeypatch.setattr(check_module, "_read", real)
+    b.write_text("x = 2\n")
+    assert [(os.path.basename(r.path), f.code) for r in _run(tmp_path / "d", paths) for f in r.findings] == [
+        ("a.py", "BND101")]

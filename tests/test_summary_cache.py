@@ -83,3 +83,52 @@ def test_a_cache_only_read_keeps_everything(tmp_path):
     assert partial.get(sorted(keys)[0]) is not None
     partial.flush()  # no prune: a reader that looked up one module drops nothing
     assert set(stored(cache, root)) == keys
+
+
+def test_a_damaged_or_misplaced_cache_never_fails_the_run(tmp_path):
+    cache = tmp_path / "cache"
+    root = tmp_path / "proj"
+    write(root, {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/a.py": "A = 1\n"})
+    build_index(str(root), True, str(cache))
+    folder = Path(SummaryCache(str(cache), str(root)).dir)
+    shards = sorted(folder.glob("*.pickle"))
+    # bytes that make pickle raise OverflowError, not UnpicklingError
+    shards[0].write_bytes(b"\x80\x05\x8d\xff\xff\xff\xff\xff\xff\xff\xff")
+    shards[1].unlink()
+    shards[1].mkdir()  # a folder where a shard belongs: it cannot be written
+    (root / "pkg/a.py").write_text("A = 1\nB = 2\n", encoding="utf-8")
+    index = build_index(str(root), True, str(cache))
+    assert index == build_index(str(root), True, None)
+    assert not list(folder.glob(".*.tmp"))  # the failed write left no temporary file behind
+
+
+def test_pruning_never_reaches_through_a_link_and_clears_what_killed_or_abandoned_runs_left(tmp_path):
+    import os
+
+    cache = tmp_path / "cache"
+    root, gone = tmp_path / "proj", tmp_path / "gone"
+    write(root, {"pyproject.toml": "", "m.py": "M = 1\n"})
+    write(gone, {"pyproject.toml": "", "g.py": "G = 1\n"})
+    build_index(str(gone), True, str(cache))
+    build_index(str(root), True, str(cache))
+    folder, old = Path(SummaryCache(str(cache), str(root)).dir), Path(SummaryCache(str(cache), str(gone)).dir)
+    stale_tmp, fresh_tmp = folder / ".00.abc.tmp", folder / ".01.abc.tmp"
+    stale_tmp.write_bytes(b"half")
+    fresh_tmp.write_bytes(b"half")  # perhaps another run's write in progress: kept
+    month = 31 * 86_400
+    os.utime(stale_tmp, (os.path.getmtime(stale_tmp) - 7200,) * 2)
+    os.utime(old, (os.path.getmtime(old) - month,) * 2)
+    build_index(str(root), True, str(cache))
+    assert not stale_tmp.exists() and fresh_tmp.exists()
+    assert not old.exists()  # no run checked that project for a month
+
+    # a project folder that is a link: pruning must not delete what it points at
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "00.pickle").write_bytes(b"not the cache's")
+    for shard in folder.iterdir():
+        shard.unlink()
+    folder.rmdir()
+    folder.symlink_to(outside, target_is_directory=True)
+    build_index(str(root), True, str(cache))
+    assert (outside / "00.pickle").read_bytes() == b"not the cache's"

@@ -1,10 +1,12 @@
 """Per-file result cache, keyed by content hash + effective settings + boundlint version + linked facts.
 
 Layout (like ``.ruff_cache``): ``<cache-dir>/<version>/<settings fingerprint>/<xx>.json``,
-256 shards chosen by the first byte of the content hash (the fingerprint
-also covers boundlint's own code, see ``code_id``).  Each shard maps a
-content hash to ``[last_used, lines, findings]``; findings are stored without
-their path so a moved file still hits.  Shards are written atomically
+256 shards chosen by the first byte of the entry key (the fingerprint
+also covers boundlint's own code, see ``code_id``).  Each shard maps an
+entry key to ``[last_used, lines, findings, consulted]``.  The entry key is the
+file's content hash and its absolute path (``entry_key``): the same text in
+another place is another module (other names, perhaps another project, other
+paths in its evidence), so a copied or moved file is checked again.  Shards are written atomically
 (temporary file + ``os.replace``), so concurrent runs (pre-commit starts
 several) never see a torn file: the last writer wins and the loser's entries
 are just recomputed later.  A damaged shard is ignored and rebuilt.  Each shard
@@ -33,6 +35,11 @@ _TOUCH_EVERY = 86_400  # seconds: how stale a hit's last-use stamp may get befor
 def content_key(data: bytes) -> str:
     """Hex digest (32 chars) of a file's bytes."""
     return blake2b(data, digest_size=16).hexdigest()
+
+
+def entry_key(content: str, path: str) -> str:
+    """The key of a file's result: its *content* key (``content_key``) and its absolute *path* (32 hex chars)."""
+    return blake2b(f"{content}\0{os.path.abspath(path)}".encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def code_id() -> str:
@@ -153,11 +160,12 @@ class Cache:
         return shard
 
     def get(self, key: str, path: str) -> tuple[list[Finding], int, dict] | None:
-        """Cached ``(findings, lines, consulted)`` for content *key*, re-attached to *path*; None on a miss.
+        """Cached ``(findings, lines, consulted)`` of the file *path* with content *key*; None on a miss.
 
         ``consulted`` maps each project question the judgement asked to the
         digest of its answer then; the caller re-asks them (``index.view.still_valid``).
         """
+        key = entry_key(key, path)
         entry = self._shard(key[:2]).get(key)
         try:
             _, lines, raw, consulted = entry
@@ -171,15 +179,18 @@ class Cache:
             self._dirty.add(key[:2])
         return findings, int(lines), consulted
 
-    def revalidate(self, key: str, consulted: dict) -> None:
-        """Replace the project answers recorded with *key*'s result (*consulted*, re-asked and unchanged)."""
+    def revalidate(self, key: str, path: str, consulted: dict) -> None:
+        """Replace the project answers recorded with the result of *path* with content *key* (*consulted*,
+        re-asked and unchanged)."""
+        key = entry_key(key, path)
         entry = self._shard(key[:2]).get(key)
         if isinstance(entry, list) and len(entry) == 4:
             entry[3] = consulted
             self._dirty.add(key[:2])
 
-    def put(self, key: str, findings: list[Finding], lines: int, consulted: dict | None = None) -> None:
-        """Record the result for content *key*, with the project questions it *consulted*."""
+    def put(self, key: str, path: str, findings: list[Finding], lines: int, consulted: dict | None = None) -> None:
+        """Record the result of the file *path* with content *key*, with the project questions it *consulted*."""
+        key = entry_key(key, path)
         raw = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.hint, list(f.evidence), f.severity,
                 f.severity_reason] for f in findings]
         self._shard(key[:2])[key] = [self._now, lines, raw, consulted or {}]

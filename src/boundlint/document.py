@@ -82,7 +82,7 @@ def _cached(data: bytes, path: str, settings: Settings, cache) -> FileResult:
         return FileResult(path, hit[0], hit[1])
     result = check_bytes(data, path, settings)
     if not result.failed and not any(f.code == "BND002" for f in result.findings):  # retried next time
-        cache.put(key, result.findings, result.lines, result.consulted)
+        cache.put(key, path, result.findings, result.lines, result.consulted)
         cache.flush()
     return result
 

@@ -195,7 +195,9 @@ def check_file(path: str, settings: Settings, rules: Sequence[type] | None = Non
     try:
         data = _read(path)
     except OSError as exc:
-        return FileResult(path, _filter([_meta_finding("BND001", path, f"cannot read: {exc.strerror or exc}")], "", settings))
+        # failed: never cached, so a file that vanished or was locked for a moment is read again next run
+        return FileResult(path, _filter([_meta_finding("BND001", path, f"cannot read: {exc.strerror or exc}")], "", settings),
+                          failed=True)
     return check_bytes(data, path, settings, rules, collectors, prefilter)
 
 

@@ -130,7 +130,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
                 pass
             elif _still_valid(build.index_for(path, build.CACHE_DIR), hit[2]):
                 # Valid for the project as it is now: record that, so the next run needs no index to know it.
-                variant.revalidate(key, {**hit[2], PROJECT: digest})
+                variant.revalidate(key, path, {**hit[2], PROJECT: digest})
             else:
                 hit = None  # another module changed what this file's judgement asked of the project
         if hit is None:
@@ -148,17 +148,28 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
         _settle()
     for result in check_files(misses, settings, jobs, wrapped, per_file=miss_settings) if misses else ():
         key = keys.get(result.path)
-        if key is not None and not result.failed and not any(f.code == "BND002" for f in result.findings):
+        if key is not None and not result.failed and not any(f.code == "BND002" for f in result.findings) \
+                and _unchanged(stamps, result.path, key):
             consulted = result.consulted
             if consulted:  # the whole project's state: while it is unchanged, no answer needs asking again
                 consulted = {**consulted, PROJECT: build.project_digest(result.path, known)}
-            cache.variant(each.get(result.path, settings)).put(key, result.findings, result.lines, consulted)
+            cache.variant(each.get(result.path, settings)).put(key, result.path, result.findings, result.lines,
+                                                                 consulted)
         results.append(result)
     cache.flush()
     filekeys.flush_all()
     memo.flush()
     results.sort(key=lambda r: r.path)
     return results
+
+
+def _unchanged(stamps, path: str, key: str) -> bool:
+    """True when the file *path* still has the content key *key* taken before its check: a file an editor
+    rewrote meanwhile was checked in another state, and its result must not be stored under the old key."""
+    try:
+        return stamps.key(path) == key
+    except OSError:
+        return False
 
 
 def _settle() -> None:

@@ -362,6 +362,8 @@ def project_digest(path: str, known: dict[str, str] | None = None) -> str:
     if found is None:
         known = known or {}
         h = blake2b(digest_size=16)
+        # where the project is, and the packages around its root: its modules' names depend on both
+        h.update(f"{os.path.abspath(root)}\0{_names_above(root)}\0".encode("utf-8", "surrogatepass"))
         prefix = root if root.endswith(os.sep) else root + os.sep
         for file in sorted(_project_files(root, recursive)):
             full = os.path.abspath(file)
@@ -376,6 +378,23 @@ def project_digest(path: str, known: dict[str, str] | None = None) -> str:
 
 
 _DIGESTS: dict[str, str] = {}
+
+
+def _names_above(root: str) -> str:
+    """What the folders from *root* upwards give its modules' names (``project.module_names`` climbs them):
+    each folder's name and whether it is a package, up to the first folder that is none and whose parent is
+    none either."""
+    from boundlint.index.project import _is_package
+
+    parts = []
+    directory = os.path.abspath(root)
+    while True:
+        package = _is_package(directory)
+        parts.append(f"{os.path.basename(directory)}:{int(package)}")
+        parent = os.path.dirname(directory)
+        if parent == directory or not (package or _is_package(parent)):
+            return "/".join(parts)
+        directory = parent
 
 
 def _bytes_key(path: str) -> str:

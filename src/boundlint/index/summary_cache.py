@@ -6,10 +6,13 @@ folder (named by a hash of the project's root), and a run loads only the
 projects it checks.  After such a run, a summary that no module of the
 project asked for belongs to an old version of a file, or to a deleted one:
 ``flush(prune=True)`` drops it, so the folder does not grow with every edit.
+The folder of a project that no run has checked for 30 days (moved, deleted,
+a temporary checkout) is removed by the next pruning run of any project.
 """
 from __future__ import annotations
 
 import os
+import re
 
 from boundlint.hashes import blake2b
 
@@ -51,9 +54,8 @@ class SummaryCache:
                     with open(os.path.join(self.dir, f"{name}.pickle"), "rb") as fh:
                         loaded = pickle.load(fh)
                     shard = loaded if isinstance(loaded, dict) else {}
-                except (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError, IndexError, KeyError,
-                        pickle.UnpicklingError):
-                    shard = {}  # a damaged shard is ignored and rebuilt
+                except Exception:  # noqa: BLE001 - a damaged shard (any bytes: OverflowError, MemoryError...) is rebuilt
+                    shard = {}
                 finally:
                     if enabled:
                         gc.enable()
@@ -80,8 +82,8 @@ class SummaryCache:
         was made, so a summary none of them used is dropped, and a shard file
         none of them reached is deleted.
         """
-        if self.dir is None:
-            return
+        if self.dir is None or os.path.islink(self.dir):
+            return  # never write or prune through a link: what it points at is not the cache's own
         if prune:
             for name, shard in self._shards.items():
                 stale = [key for key in shard if key not in self._used]
@@ -100,27 +102,76 @@ class SummaryCache:
 
         try:
             os.makedirs(self.dir, exist_ok=True)
-            for name in sorted(self._dirty):
-                target = os.path.join(self.dir, f"{name}.pickle")
-                if not self._shards[name]:
-                    _unlink(target)
-                    continue
-                fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=f".{name}.", suffix=".tmp")
+        except OSError:
+            self._dirty.clear()
+            return
+        for name in sorted(self._dirty):
+            target = os.path.join(self.dir, f"{name}.pickle")
+            if not self._shards[name]:
+                _unlink(target)
+                continue
+            tmp = None
+            try:
+                fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=f".{name}.", suffix=_TMP)
                 with os.fdopen(fd, "wb") as fh:
                     pickle.dump(self._shards[name], fh, protocol=pickle.HIGHEST_PROTOCOL)
                 os.replace(tmp, target)
-        except OSError:
-            pass
+                tmp = None
+            except Exception:  # noqa: BLE001 - a full disk, a folder in its place: this shard is not cached, the rest are
+                pass
+            finally:
+                if tmp is not None:
+                    _unlink(tmp)
         self._dirty.clear()
 
     def _delete_unreached(self) -> None:
+        """Delete the shards no module of the project reached, the temporary files of runs that were killed
+        while writing, and the folders of projects no run has pruned for ``_EXPIRE`` seconds."""
+        import time
+
+        if not os.path.isdir(self.dir):
+            return
+        now = time.time()
         try:
             names = os.listdir(self.dir)
+            os.utime(self.dir)  # this project is in use: see _expire
         except OSError:
             return
         for name in names:
-            if name.endswith(".pickle") and name[: -len(".pickle")] not in self._shards:
-                _unlink(os.path.join(self.dir, name))
+            path = os.path.join(self.dir, name)
+            if _SHARD.fullmatch(name) and name[:2] not in self._shards:
+                _unlink(path)
+            elif name.startswith(".") and name.endswith(_TMP) and _older(path, now - _STALE_TMP):
+                _unlink(path)
+        self._expire(now)
+
+    def _expire(self, now: float) -> None:
+        import shutil
+
+        parent = os.path.dirname(self.dir)
+        try:
+            names = os.listdir(parent)
+        except OSError:
+            return
+        for name in names:
+            path = os.path.join(parent, name)
+            if (_PROJECT.fullmatch(name) and path != self.dir and not os.path.islink(path) and os.path.isdir(path)
+                    and _older(path, now - _EXPIRE)):
+                shutil.rmtree(path, ignore_errors=True)
+
+
+_TMP = ".tmp"
+_SHARD = re.compile(r"[0-9a-f]{2}\.pickle")
+_PROJECT = re.compile(r"[0-9a-f]{16}")
+_STALE_TMP = 3600  # seconds: a temporary shard this old belongs to no write still running
+_EXPIRE = 30 * 86_400  # seconds: the summaries of a project no run has checked for this long are removed
+
+
+def _older(path: str, than: float) -> bool:
+    try:
+        return os.stat(path, follow_symlinks=False).st_mtime < than
+    except OSError:
+        return False
 
 
 def _unlink(path: str) -> None:
