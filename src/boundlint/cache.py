@@ -142,20 +142,9 @@ class Cache:
     def _shard(self, name: str) -> dict[str, list]:
         shard = self._shards.get(name)
         if shard is None:
-            import gc
+            from boundlint import stores
 
-            enabled = gc.isenabled()
-            gc.disable()  # parsing makes many containers and no garbage: collecting meanwhile only costs time
-            try:
-                with open(os.path.join(self._where, f"{name}.json"), "rb") as fh:
-                    shard = json.loads(fh.read())  # bytes: no text layer (UTF-8 is detected)
-                if not isinstance(shard, dict):
-                    shard = {}
-            except (OSError, ValueError):
-                shard = {}
-            finally:
-                if enabled:
-                    gc.enable()
+            shard = stores.load(os.path.join(self._where, f"{name}.json"), json.loads)  # bytes: UTF-8 is detected
             self._shards[name] = shard
         return shard
 

@@ -10,16 +10,17 @@ import marshal
 import os
 
 
-def load(store: str) -> dict:
-    """The dict in *store*; empty when it is missing, damaged or not a dict."""
+def load(store: str, decode=marshal.loads) -> dict:
+    """The dict that *decode* (``marshal.loads``, ``json.loads``, ``pickle.loads``: bytes -> object) makes of the
+    file *store*; empty when it is missing, unreadable, damaged in any way or not a dict."""
     import gc
 
     enabled = gc.isenabled()
     gc.disable()  # a load makes many small containers and no garbage: collecting meanwhile only costs time
     try:
         with open(store, "rb") as fh:
-            loaded = marshal.loads(fh.read())  # marshal.load reads a file object piece by piece: far slower
-    except (OSError, EOFError, ValueError, TypeError):
+            loaded = decode(fh.read())  # marshal.load reads a file object piece by piece: far slower
+    except Exception:  # noqa: BLE001 - any bytes at all (OverflowError, MemoryError, RecursionError...): a miss
         return {}
     finally:
         if enabled:

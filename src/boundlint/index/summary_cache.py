@@ -45,20 +45,11 @@ class SummaryCache:
         if shard is None:
             shard = {}
             if self.dir is not None:
-                import gc
                 import pickle
 
-                enabled = gc.isenabled()
-                gc.disable()  # unpickling makes many containers and no garbage: collecting meanwhile triples the time
-                try:
-                    with open(os.path.join(self.dir, f"{name}.pickle"), "rb") as fh:
-                        loaded = pickle.load(fh)
-                    shard = loaded if isinstance(loaded, dict) else {}
-                except Exception:  # noqa: BLE001 - a damaged shard (any bytes: OverflowError, MemoryError...) is rebuilt
-                    shard = {}
-                finally:
-                    if enabled:
-                        gc.enable()
+                from boundlint import stores
+
+                shard = stores.load(os.path.join(self.dir, f"{name}.pickle"), pickle.loads)  # damaged: rebuilt
             self._shards[name] = shard
         return shard
 
