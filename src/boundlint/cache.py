@@ -1,4 +1,4 @@
-"""Per-file result cache, keyed by content hash + effective settings + boundlint version + linked facts.
+"""Per-file result cache, keyed by content hash + path + effective settings + boundlint version + linked facts.
 
 Layout (like ``.ruff_cache``): ``<cache-dir>/<version>/<settings fingerprint>/<xx>.json``,
 256 shards chosen by the first byte of the entry key (the fingerprint
@@ -6,10 +6,10 @@ also covers boundlint's own code, see ``code_id``).  Each shard maps an
 entry key to ``[last_used, lines, findings, consulted]``.  The entry key is the
 file's content hash and its absolute path (``entry_key``): the same text in
 another place is another module (other names, perhaps another project, other
-paths in its evidence), so a copied or moved file is checked again.  Shards are written atomically
-(temporary file + ``os.replace``), so concurrent runs (pre-commit starts
-several) never see a torn file: the last writer wins and the loser's entries
-are just recomputed later.  A damaged shard is ignored and rebuilt.  Each shard
+paths in its evidence), so a copied or moved file is checked again.  Shards
+are written atomically (temporary file + ``os.replace``), so concurrent runs
+(pre-commit starts several) never see a torn file: the last writer wins and
+the loser's entries are just recomputed later.  A damaged shard is ignored and rebuilt.  Each shard
 keeps at most ``max_entries // 256`` entries, evicting the least recently
 used, and directories of other boundlint versions are removed.  An entry also
 records the project questions its judgement asked and a digest of each answer:

@@ -384,15 +384,15 @@ def _names_above(root: str) -> str:
     """What the folders from *root* upwards give its modules' names (``project.module_names`` climbs them):
     each folder's name and whether it is a package, up to the first folder that is none and whose parent is
     none either."""
-    from boundlint.index.project import _is_package
+    from boundlint.index.project import is_package
 
     parts = []
     directory = os.path.abspath(root)
     while True:
-        package = _is_package(directory)
+        package = is_package(directory)
         parts.append(f"{os.path.basename(directory)}:{int(package)}")
         parent = os.path.dirname(directory)
-        if parent == directory or not (package or _is_package(parent)):
+        if parent == directory or not (package or is_package(parent)):
             return "/".join(parts)
         directory = parent
 

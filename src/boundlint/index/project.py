@@ -38,7 +38,7 @@ def resolve_import_from(module: str, is_package: bool, level: int, name: str | N
     return ".".join([*base, name] if name else base)
 
 
-def _is_package(directory: str) -> bool:
+def is_package(directory: str) -> bool:
     """True when the folder *directory* (absolute) holds ``__init__.py`` or ``__init__.pyi``: asked once per run
     (``files.Snapshot``), as naming each module asks it of every folder above the module."""
     return remembered("package", directory, lambda: os.path.isfile(os.path.join(directory, "__init__.py"))
@@ -64,7 +64,7 @@ def _root_of(directory: str) -> tuple[str, bool]:
     outermost = None
     current = directory
     while True:
-        here = _is_package(current)
+        here = is_package(current)
         if child_is_package and not here:
             outermost = current
         if any(os.path.exists(os.path.join(current, m)) for m in _MARKERS):
@@ -91,9 +91,9 @@ def module_names(path: str, root: str) -> list[str]:
     short = None  # the name below the innermost folder that is no package, kept as a second name
     # a folder without __init__.py inside a package is a namespace sub-package: `pkg/routers/x.py` is
     # `pkg.routers.x`, not `x` (which names every `x.py` of such folders alike)
-    while _is_package(directory) or (os.path.basename(directory).isidentifier()
-                                      and _is_package(os.path.dirname(directory))):
-        if not _is_package(directory) and short is None:
+    while is_package(directory) or (os.path.basename(directory).isidentifier()
+                                      and is_package(os.path.dirname(directory))):
+        if not is_package(directory) and short is None:
             short = ".".join(parts)
         parts.insert(0, os.path.basename(directory))
         parent = os.path.dirname(directory)
@@ -117,7 +117,7 @@ def module_names(path: str, root: str) -> list[str]:
         names.append(short)
     names += [n for n in launcher_names(full, root) if n not in names]  # below a `manage.py`'s folder
     names = [n for n in names if n]
-    if names and "." not in names[0] and stem != "__init__" and not _is_package(os.path.dirname(full)):
+    if names and "." not in names[0] and stem != "__init__" and not is_package(os.path.dirname(full)):
         # a bare stem (`x`, in folders no package chain names) names other modules alike: the name
         # below the root (`pkg.types.hooks.x`) is the one its own refs must use
         dotted = [n for n in names[1:] if "." in n]
