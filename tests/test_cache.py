@@ -243,3 +243,22 @@ def test_a_file_that_vanishes_or_changes_during_its_check_is_not_cached(tmp_path
     b.write_text("x = 2\n")
     assert [(os.path.basename(r.path), f.code) for r in _run(tmp_path / "d", paths) for f in r.findings] == [
         ("a.py", "BND101")]
+
+
+def test_cached_evidence_spells_paths_as_this_run_does(tmp_path, monkeypatch):
+    """Evidence cites other files relative to the working directory: a run from elsewhere, or with the
+    path spelled otherwise, gets the evidence a fresh check would give it."""
+    import shutil
+
+    fixtures = Path(__file__).parent / "fixtures" / "projects" / "lookup_service"
+    shutil.copytree(fixtures, tmp_path / "svc" / "lookup_service")
+    evidence = lambda results: sorted((r.path, f.code, f.evidence) for r in results for f in r.findings)
+    runs = []
+    for cwd, top in ((tmp_path / "svc", "lookup_service"), (tmp_path / "svc" / "lookup_service", "."),
+                     (tmp_path / "svc", str(tmp_path / "svc" / "lookup_service"))):
+        monkeypatch.chdir(cwd)
+        paths = sorted(str(Path(top) / p.relative_to(cwd / top)) for p in (cwd / top).rglob("*.py"))
+        fresh = evidence(_check(paths))
+        assert fresh and evidence(_check(paths, tmp_path / "c")) == fresh
+        runs.append(fresh)
+    assert runs[0] != runs[1] != runs[2]  # three spellings of the same evidence

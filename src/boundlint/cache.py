@@ -4,9 +4,10 @@ Layout (like ``.ruff_cache``): ``<cache-dir>/<version>/<settings fingerprint>/<x
 256 shards chosen by the first byte of the entry key (the fingerprint
 also covers boundlint's own code, see ``code_id``).  Each shard maps an
 entry key to ``[last_used, lines, findings, consulted]``.  The entry key is the
-file's content hash and its absolute path (``entry_key``): the same text in
-another place is another module (other names, perhaps another project, other
-paths in its evidence), so a copied or moved file is checked again.  Shards
+file's content hash and its place (``entry_key``: the path as given and the
+working directory): the same text in another place is another module (other
+names, perhaps another project), and its evidence spells paths as the run that
+stored it did, so a copied or moved file is checked again.  Shards
 are written atomically (temporary file + ``os.replace``), so concurrent runs
 (pre-commit starts several) never see a torn file: the last writer wins and
 the loser's entries are just recomputed later.  A damaged shard is ignored and rebuilt.  Each shard
@@ -38,8 +39,13 @@ def content_key(data: bytes) -> str:
 
 
 def entry_key(content: str, path: str) -> str:
-    """The key of a file's result: its *content* key (``content_key``) and its absolute *path* (32 hex chars)."""
-    return blake2b(f"{content}\0{os.path.abspath(path)}".encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    """The key of a file's result (32 hex chars): its *content* key (``content_key``), its *path* as given and
+    the working directory, which together place the file and spell the paths its evidence cites."""
+    try:
+        cwd = os.getcwd()
+    except OSError:  # the working directory was removed
+        cwd = ""
+    return blake2b(f"{content}\0{cwd}\0{path}".encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def code_id() -> str:
