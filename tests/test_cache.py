@@ -262,3 +262,65 @@ def test_cached_evidence_spells_paths_as_this_run_does(tmp_path, monkeypatch):
         assert fresh and evidence(_check(paths, tmp_path / "c")) == fresh
         runs.append(fresh)
     assert runs[0] != runs[1] != runs[2]  # three spellings of the same evidence
+
+
+def _lookup_copy(tmp_path) -> Path:
+    import shutil
+
+    tree = tmp_path / "t"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "projects" / "lookup_service", tree / "lookup_service")
+    (tree / "pyproject.toml").write_text("")
+    return tree
+
+
+def _same_warm_and_fresh(paths, cache_dir, root) -> list:
+    warm = _findings(_check(paths, cache_dir), root)
+    assert warm == _findings(_check(paths), root)
+    return warm
+
+
+def test_a_module_renamed_by_a_package_marker_is_judged_again(tmp_path):
+    """The questions a result recorded are phrased in the module's names: when an ``__init__.py`` (or only
+    an ``__init__.pyi``, which no listing holds) renames the module, the old answers prove nothing."""
+    tree = _lookup_copy(tmp_path)
+    init = tree / "lookup_service" / "__init__.py"
+    saved = init.read_text()
+    init.unlink()
+    paths = lambda: sorted(str(p) for p in tree.rglob("*.py"))
+    before = _same_warm_and_fresh(paths(), tmp_path / "c", tree)
+    init.write_text(saved)
+    after = _same_warm_and_fresh(paths(), tmp_path / "c", tree)
+    assert before != after
+
+    init.unlink()
+    (tree / "lookup_service" / "__init__.pyi").write_text("")
+    assert _same_warm_and_fresh(paths(), tmp_path / "c", tree) == after
+
+
+def test_a_file_named_on_the_command_line_but_gitignored_is_part_of_the_project(tmp_path):
+    tree = _lookup_copy(tmp_path)
+    (tree / ".git").mkdir()
+    (tree / ".gitignore").write_text("lookup_service/api/routes.py\n")
+    routes, fanout = (str(tree / "lookup_service" / p) for p in ("api/routes.py", "core/fanout.py"))
+    with_routes = _same_warm_and_fresh([routes, fanout], tmp_path / "c", tree)
+    alone = _same_warm_and_fresh([fanout], tmp_path / "c", tree)
+    assert [f for f in with_routes if f[0].endswith("fanout.py")] != alone
+
+
+def test_a_module_saved_while_the_index_is_built_is_seen_by_the_next_run(tmp_path, monkeypatch):
+    from boundlint.index import build
+
+    tree = _lookup_copy(tmp_path)
+    routes = tree / "lookup_service" / "api" / "routes.py"
+    fanout = str(tree / "lookup_service" / "core" / "fanout.py")
+    prime = build.prime
+
+    def saved_meanwhile(*args, **kwargs):  # an editor saves routes.py once the index has read it
+        prime(*args, **kwargs)
+        routes.write_text(routes.read_text().replace("async def lookup(body: Lookup)", "async def lookup(body: dict)")
+                          .replace("lookup_all(body.ids)", 'lookup_all(body["ids"])'))
+
+    monkeypatch.setattr(build, "prime", saved_meanwhile)
+    _check([fanout], tmp_path / "c")
+    monkeypatch.setattr(build, "prime", prime)
+    _same_warm_and_fresh([fanout], tmp_path / "c", tree)

@@ -117,6 +117,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
         except OSError:
             pass
     known = {os.path.abspath(p): k for p, k in keys.items()}  # the project digest reuses these hashes
+    unlisted = build.unlisted_files(list(paths))  # named here, so in the index, though no listing has them
     for path in paths:
         key = keys.get(path)
         if key is None:
@@ -125,7 +126,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
         variant = cache.variant(each.get(path, settings))
         hit = variant.get(key, path)
         if hit is not None and hit[2]:
-            digest = build.project_digest(path, known)
+            digest = build.project_digest(path, known, unlisted)
             if hit[2].get(PROJECT) == digest:
                 pass
             elif _still_valid(build.index_for(path, build.CACHE_DIR), hit[2]):
@@ -143,6 +144,8 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
     wrapped = None if progress is None else (lambda n, _total: progress(done + n, len(paths)))
     miss_settings = [each[p] for p in misses] if per_file is not None else None
     if misses:
+        for path in misses:  # the project as the index is about to see it, not as it is after the checks
+            build.project_digest(path, known, unlisted)
         # before workers fork; a warm run with no miss builds no index
         build.prime(misses, build.CACHE_DIR, preload_checker)
         _settle()
@@ -152,7 +155,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
                 and _unchanged(stamps, result.path, key):
             consulted = result.consulted
             if consulted:  # the whole project's state: while it is unchanged, no answer needs asking again
-                consulted = {**consulted, PROJECT: build.project_digest(result.path, known)}
+                consulted = {**consulted, PROJECT: build.project_digest(result.path, known, unlisted)}
             cache.variant(each.get(result.path, settings)).put(key, result.path, result.findings, result.lines,
                                                                  consulted)
         results.append(result)

@@ -350,34 +350,60 @@ def refresh(path: str) -> None:
             index._reverse = None
 
 
-def project_digest(path: str, known: dict[str, str] | None = None) -> str:
-    """A digest of every module of the project holding *path* (names and contents), memoised per run.
+def project_digest(path: str, known: dict[str, str] | None = None,
+                   unlisted: dict[str, tuple[str, ...]] | None = None) -> str:
+    """A digest of the project holding *path* as its index would see it, memoised per run: its root's place
+    and the packages around it, every module's path below the root and content, the files the run names
+    that its listing lacks (*unlisted*, from ``unlisted_files``: they join the index too), and which of its
+    folders are packages (an ``__init__.pyi`` is listed nowhere, but names modules).
 
     *known*: absolute path -> ``cache.content_key`` already computed this run.
     A cached result whose project digest is unchanged needs none of its
     questions asked again.
     """
     root, recursive = find_root(path)
-    found = _DIGESTS.get(root)
+    extra = (unlisted or {}).get(root, ())
+    found = _DIGESTS.get((root, extra))
     if found is None:
+        from boundlint.index.project import is_package
+
         known = known or {}
         h = blake2b(digest_size=16)
         # where the project is, and the packages around its root: its modules' names depend on both
         h.update(f"{os.path.abspath(root)}\0{_names_above(root)}\0".encode("utf-8", "surrogatepass"))
         prefix = root if root.endswith(os.sep) else root + os.sep
-        for file in sorted(_project_files(root, recursive)):
-            full = os.path.abspath(file)
-            key = known.get(full)
+        folders = set()
+        for file in sorted({*map(os.path.abspath, _project_files(root, recursive)), *extra}):
+            key = known.get(file)
             if key is None:
-                key = _bytes_key(full)
+                key = _bytes_key(file)
             # os.path.relpath, without its cost for the files below the root (all of them, but for races)
-            rel = full[len(prefix):] if full.startswith(prefix) else os.path.relpath(full, root)
+            rel = file[len(prefix):] if file.startswith(prefix) else os.path.relpath(file, root)
             h.update(f"{rel}\0{key}\0".encode("utf-8", "surrogatepass"))
-        found = _DIGESTS[root] = h.hexdigest()
+            folders.add(os.path.dirname(file))
+        for folder in sorted(folders):
+            h.update(f"{folder}\0{int(is_package(folder))}\0".encode("utf-8", "surrogatepass"))
+        found = _DIGESTS[(root, extra)] = h.hexdigest()
     return found
 
 
-_DIGESTS: dict[str, str] = {}
+def unlisted_files(paths: list[str]) -> dict[str, tuple[str, ...]]:
+    """Per project root, the absolute paths of the files of *paths* that its listing lacks (gitignored, or in
+    a folder the walk skips, but named on the command line): ``project_digest``'s *unlisted*."""
+    listed: dict[str, set[str]] = {}
+    out: dict[str, set[str]] = {}
+    for path in paths:
+        root, recursive = find_root(path)
+        own = listed.get(root)
+        if own is None:
+            own = listed[root] = set(map(os.path.abspath, _project_files(root, recursive)))
+        full = os.path.abspath(path)
+        if full not in own:
+            out.setdefault(root, set()).add(full)
+    return {root: tuple(sorted(files)) for root, files in out.items()}
+
+
+_DIGESTS: dict[tuple[str, tuple[str, ...]], str] = {}
 
 
 def _names_above(root: str) -> str:

@@ -47,6 +47,8 @@ class ProjectView:
         except RecursionError:
             answer = None
         self._memo[key] = answer
+        if not self.consulted:  # with the first question, the module's own names: the questions are phrased in them
+            self.consulted[json.dumps([NAMES, self.entry.path])] = digest(self.entry.names)
         self.consulted[key] = digest(answer)
         return answer
 
@@ -73,6 +75,14 @@ class ProjectView:
 NO_PROJECT = ProjectView(None, None)
 # The key, in a cached ``consulted`` map, of the digest of the whole project when the answers were given.
 PROJECT = "project"
+# The question, in a ``consulted`` map, of the names the module itself had (``module_names``).
+NAMES = "module_names"
+
+
+def module_names_of(index: ProjectIndex, path: str) -> list[str] | None:
+    """The names of the module at *path* in *index*, or None when it holds no such module."""
+    entry = index.entry_for(path)
+    return entry.names if entry is not None else None
 
 
 def still_valid(index: ProjectIndex | None, consulted: dict[str, str]) -> bool:
@@ -85,7 +95,7 @@ def still_valid(index: ProjectIndex | None, consulted: dict[str, str]) -> bool:
         if index is None:
             return False
         query, *args = json.loads(key)
-        fn = QUERIES.get(query)
+        fn = module_names_of if query == NAMES else QUERIES.get(query)
         if fn is None:
             return False
         try:
