@@ -238,3 +238,15 @@ def test_a_closed_pipe_is_no_internal_error():
     finally:
         os.close(write_end)
     assert (proc.returncode, proc.stderr) == (141, "")
+
+
+def test_a_working_directory_that_was_removed_is_a_usage_error(tmp_path):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    code = ("import os, sys; os.chdir(sys.argv[1]); os.rmdir(sys.argv[1]); "
+            "from boundlint.cli import main; sys.exit(main(['check', sys.argv[2]]))")
+    proc = subprocess.run([sys.executable, "-c", code, str(gone), str(tmp_path)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == ("boundlint: error: the working directory no longer exists: "
+                                   "run boundlint from an existing folder")

@@ -144,6 +144,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # A subcommand named first needs no other subcommand's parser (--help, a typo: all are built).
         args = build_parser(argv[0] if argv and argv[0] in _COMMANDS else None).parse_args(argv)
         verbose = getattr(args, "verbose", False)
+        try:
+            os.getcwd()  # config discovery, relative paths and the cache all start from it
+        except OSError:
+            raise UsageError("the working directory no longer exists: run boundlint from an existing folder") from None
         if args.command == "check":
             return _check(args)
         if args.command == "rule":
