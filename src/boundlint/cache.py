@@ -38,6 +38,10 @@ def content_key(data: bytes) -> str:
     return blake2b(data, digest_size=16).hexdigest()
 
 
+def _encode(shard: dict) -> bytes:
+    return json.dumps(shard, separators=(",", ":")).encode("utf-8")
+
+
 def entry_key(content: str, path: str) -> str:
     """The key of a file's result (32 hex chars): its *content* key (``content_key``), its *path* as given and
     the working directory, which together place the file and spell the paths its evidence cites."""
@@ -205,23 +209,14 @@ class Cache:
             self._prepare()
         except OSError:
             return
-        import tempfile
+        from boundlint import stores
 
         for name in sorted(self._dirty):
             shard = self._shards[name]
             if len(shard) > self.per_shard:
                 keep = sorted(shard.items(), key=lambda kv: kv[1][0] if isinstance(kv[1], list) and kv[1] else 0)
                 shard = dict(keep[-self.per_shard:])
-            try:
-                fd, tmp = tempfile.mkstemp(dir=self._where, prefix=f".{name}.", suffix=".tmp")
-                with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    json.dump(shard, fh, separators=(",", ":"))
-                os.replace(tmp, os.path.join(self._where, f"{name}.json"))
-            except OSError:
-                try:
-                    os.unlink(tmp)
-                except (OSError, UnboundLocalError):
-                    pass
+            stores.write(os.path.join(self._where, f"{name}.json"), shard, _encode)
         self._dirty.clear()
 
     def _prepare(self) -> None:

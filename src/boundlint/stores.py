@@ -34,25 +34,38 @@ def save(store: str, data: dict, keep=None, limit: int = 0) -> None:
     With *keep* (a set of keys), a *data* of more than *limit* entries is written as only the entries
     whose keys are in *keep*: a store grows while it is used and sheds what this process did not use.
     """
-    import tempfile
-
     if keep is not None and len(data) > limit:
         data = {k: v for k, v in data.items() if k in keep}
+    write(store, data, marshal.dumps)
 
-    directory = os.path.dirname(store)
+
+def write(store: str, data: object, encode) -> bool:
+    """Write ``encode(data)`` (bytes) to the file *store* atomically (a temporary file beside it, then
+    ``os.replace``), making its folder; False, with nothing left behind, when it cannot be encoded or written.
+
+    Concurrent writers never leave a torn file: the last one wins.
+    """
+    import tempfile
+
     tmp = None
     try:
+        blob = encode(data)
+        directory = os.path.dirname(store)
         os.makedirs(directory, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(store)}.", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(store)}.", suffix=TMP)
         with os.fdopen(fd, "wb") as fh:
-            marshal.dump(data, fh)
+            fh.write(blob)
         os.replace(tmp, store)
         tmp = None
-    except (OSError, ValueError):  # ValueError: a value marshal cannot write
-        pass
+        return True
+    except Exception:  # noqa: BLE001 - a full disk, a folder in its place, a value the encoder refuses
+        return False
     finally:
         if tmp is not None:
             try:
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+TMP = ".tmp"  # the suffix of a temporary file ``write`` has not yet renamed

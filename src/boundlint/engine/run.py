@@ -117,7 +117,14 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
         except OSError:
             pass
     known = {os.path.abspath(p): k for p, k in keys.items()}  # the project digest reuses these hashes
-    unlisted = build.unlisted_files(list(paths))  # named here, so in the index, though no listing has them
+    unlisted = None  # files named here (so in the index) that no listing has: found when a digest is first needed
+
+    def digest_of(path: str) -> str:
+        nonlocal unlisted
+        if unlisted is None:
+            unlisted = build.unlisted_files(list(paths))
+        return build.project_digest(path, known, unlisted)
+
     for path in paths:
         key = keys.get(path)
         if key is None:
@@ -126,7 +133,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
         variant = cache.variant(each.get(path, settings))
         hit = variant.get(key, path)
         if hit is not None and hit[2]:
-            digest = build.project_digest(path, known, unlisted)
+            digest = digest_of(path)
             if hit[2].get(PROJECT) == digest:
                 pass
             elif _still_valid(build.index_for(path, build.CACHE_DIR), hit[2]):
@@ -145,7 +152,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
     miss_settings = [each[p] for p in misses] if per_file is not None else None
     if misses:
         for path in misses:  # the project as the index is about to see it, not as it is after the checks
-            build.project_digest(path, known, unlisted)
+            digest_of(path)
         # before workers fork; a warm run with no miss builds no index
         build.prime(misses, build.CACHE_DIR, preload_checker)
         _settle()
@@ -155,7 +162,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
                 and _unchanged(stamps, result.path, key):
             consulted = result.consulted
             if consulted:  # the whole project's state: while it is unchanged, no answer needs asking again
-                consulted = {**consulted, PROJECT: build.project_digest(result.path, known, unlisted)}
+                consulted = {**consulted, PROJECT: digest_of(result.path)}
             cache.variant(each.get(result.path, settings)).put(key, result.path, result.findings, result.lines,
                                                                  consulted)
         results.append(result)

@@ -407,20 +407,9 @@ _DIGESTS: dict[tuple[str, tuple[str, ...]], str] = {}
 
 
 def _names_above(root: str) -> str:
-    """What the folders from *root* upwards give its modules' names (``project.module_names`` climbs them):
-    each folder's name and whether it is a package, up to the first folder that is none and whose parent is
-    none either."""
-    from boundlint.index.project import is_package
-
-    parts = []
-    directory = os.path.abspath(root)
-    while True:
-        package = is_package(directory)
-        parts.append(f"{os.path.basename(directory)}:{int(package)}")
-        parent = os.path.dirname(directory)
-        if parent == directory or not (package or is_package(parent)):
-            return "/".join(parts)
-        directory = parent
+    """What the folders from *root* upwards give its modules' names: the names ``module_names`` gives a
+    module directly in *root* (the package chain it climbs, launcher folders)."""
+    return "\0".join(module_names(os.path.join(os.path.abspath(root), "_"), root))
 
 
 def _bytes_key(path: str) -> str:

@@ -88,37 +88,22 @@ class SummaryCache:
             self._delete_unreached()
 
     def _write(self) -> None:
-        import pickle
-        import tempfile
+        from boundlint import stores
 
-        try:
-            os.makedirs(self.dir, exist_ok=True)
-        except OSError:
-            self._dirty.clear()
-            return
         for name in sorted(self._dirty):
             target = os.path.join(self.dir, f"{name}.pickle")
-            if not self._shards[name]:
+            if self._shards[name]:
+                stores.write(target, self._shards[name], _pickled)  # a shard that cannot be written is not cached
+            else:
                 _unlink(target)
-                continue
-            tmp = None
-            try:
-                fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=f".{name}.", suffix=_TMP)
-                with os.fdopen(fd, "wb") as fh:
-                    pickle.dump(self._shards[name], fh, protocol=pickle.HIGHEST_PROTOCOL)
-                os.replace(tmp, target)
-                tmp = None
-            except Exception:  # noqa: BLE001 - a full disk, a folder in its place: this shard is not cached, the rest are
-                pass
-            finally:
-                if tmp is not None:
-                    _unlink(tmp)
         self._dirty.clear()
 
     def _delete_unreached(self) -> None:
         """Delete the shards no module of the project reached, the temporary files of runs that were killed
         while writing, and the folders of projects no run has pruned for ``_EXPIRE`` seconds."""
         import time
+
+        from boundlint import stores
 
         if not os.path.isdir(self.dir):
             return
@@ -132,7 +117,7 @@ class SummaryCache:
             path = os.path.join(self.dir, name)
             if _SHARD.fullmatch(name) and name[:2] not in self._shards:
                 _unlink(path)
-            elif name.startswith(".") and name.endswith(_TMP) and _older(path, now - _STALE_TMP):
+            elif name.startswith(".") and name.endswith(stores.TMP) and _older(path, now - _STALE_TMP):
                 _unlink(path)
         self._expire(now)
 
@@ -151,11 +136,16 @@ class SummaryCache:
                 shutil.rmtree(path, ignore_errors=True)
 
 
-_TMP = ".tmp"
 _SHARD = re.compile(r"[0-9a-f]{2}\.pickle")
 _PROJECT = re.compile(r"[0-9a-f]{16}")
 _STALE_TMP = 3600  # seconds: a temporary shard this old belongs to no write still running
 _EXPIRE = 30 * 86_400  # seconds: the summaries of a project no run has checked for this long are removed
+
+
+def _pickled(shard: dict) -> bytes:
+    import pickle
+
+    return pickle.dumps(shard, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _older(path: str, than: float) -> bool:
