@@ -343,6 +343,16 @@ class Context:
             return self.project.ref(None, name)
         return None
 
+    def callee_ref(self, call: cst.Call) -> str | None:
+        """The absolute project ref of the function *call* calls: by name (``project_ref``), else as the
+        project index resolved it (a method through its receiver's class: ``self._stream.consume()``)."""
+        ref = self.project_ref(call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else None
+        qual = self.function_qualname() if ref is None and self.project else None
+        if qual is None:
+            return ref
+        start = self.locator().position(call).start
+        return self.project.ask("callee_at", self.project.ref(None, qual), start.line, start.column + 1)
+
     def function_qualname(self) -> str | None:
         """``f`` or ``Class.method`` for the module-level function or method being visited, else None."""
         scope = self.scope.function()

@@ -400,7 +400,15 @@ def loop_pacing(loop: Loop, handler: cst.ExceptHandler, ctx: Context) -> bool:
     try_node = pacing.handler_try(handler, ctx)
     if try_node is None:
         return False
+    if ctx.project and any(ctx.project.ask("paces_failure", ref) for ref in _tried_callees(try_node, ctx)):
+        return True  # the failed call waited before it raised: `await fetcher.next_job()` backs off itself
     return any(pacing.on_failing_path(p, loop, try_node, handler) for p in pacing.pauses_in(loop, ctx))
+
+
+def _tried_callees(try_node: cst.Try, ctx: Context) -> list[str]:
+    """The project refs of the calls in *try_node*'s body (``Context.callee_ref``)."""
+    calls = [n for n in _nodes(try_node.body) if isinstance(n, cst.Call)]
+    return [ref for ref in (ctx.callee_ref(c) for c in calls) if ref]
 
 
 def retry_decorated(ctx: Context) -> bool:
@@ -495,3 +503,4 @@ def try_stops_loop(try_node: cst.CSTNode, loop: Loop) -> bool:
         if stmt is try_node:
             return i + 1 < len(statements) and _exit_line(statements[i + 1])
     return False
+

@@ -122,3 +122,23 @@ def stop_flag(chain: list[cst.CSTNode]) -> str | None:
             if flag and _sets(stmts[j + 1:], flag, False) and not _sets_true([node.body], flag):
                 return flag
     return None
+
+def seen_guard(func: cst.CSTNode) -> str | None:
+    """``"`marker in self._seen` returns early"`` when *func* starts by returning for a key it has already
+    recorded (``if marker in self._seen: return`` ... ``self._seen.add(marker)``): what follows runs once
+    per key, not once per call, however often a loop calls it; else None."""
+    body = getattr(getattr(func, "body", None), "body", ())
+    added = {dotted(n.func.value) for n in own_nodes(func) if isinstance(n, cst.Call)
+             and isinstance(n.func, cst.Attribute) and n.func.attr.value == "add"}
+    for stmt in body[:3]:
+        if not isinstance(stmt, cst.If) or not isinstance(stmt.test, cst.Comparison):
+            continue
+        test = stmt.test
+        if len(test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, cst.In):
+            continue
+        seen = dotted(test.comparisons[0].comparator)
+        first = stmt.body.body[0] if isinstance(stmt.body, cst.IndentedBlock) and stmt.body.body else None
+        leaves = isinstance(first, cst.SimpleStatementLine) and isinstance(first.body[0], cst.Return)
+        if seen and leaves and seen in added:
+            return f"`... in {seen}` returns early"
+    return None

@@ -26,8 +26,11 @@ _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 def attr_annotations(cls: ast.ClassDef, memo: dict | None = None) -> dict[str, ast.AST]:
     """``{attribute: annotation}`` for ``self.attr: T`` in the methods of *cls* and ``attr: T`` in its
-    body; an attribute annotated twice differently is left out (*memo*: see ``closures.own_statements``)."""
+    body; for an attribute annotated nowhere, what every plain assignment stores shows its class
+    (``self.s = stream`` of a parameter ``stream: Stream``, ``self.db = Database(...)``); an attribute
+    annotated (or assigned) two ways is left out (*memo*: see ``closures.own_statements``)."""
     found: dict[str, dict[str, ast.AST]] = {}
+    assigned: dict[str, dict[str, ast.AST]] = {}  # from plain assignments: only where nothing is annotated
     for stmt in cls.body:
         if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
             found.setdefault(stmt.target.id, {})[ast.dump(stmt.annotation)] = stmt.annotation
@@ -35,11 +38,37 @@ def attr_annotations(cls: ast.ClassDef, memo: dict | None = None) -> dict[str, a
             # statements only (an annotation is one), as `_own_nodes` reads them: a def among the
             # method's own statements is entered too
             starts = [stmt.body, *(d.body for d in stmt.body if isinstance(d, _FUNCS))]
+            params = {a.arg: a.annotation for a in (*stmt.args.posonlyargs, *stmt.args.args, *stmt.args.kwonlyargs)}
             for node in (n for body in starts for n in own_statements(body, memo)):
                 if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Attribute) \
                         and _dotted(node.target) == f"self.{node.target.attr}":
                     found.setdefault(node.target.attr, {})[ast.dump(node.annotation)] = node.annotation
+                elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute) \
+                        and _dotted(node.targets[0]) == f"self.{node.targets[0].attr}":
+                    # `self._stream = stream` (a parameter annotated with a class), `self._db = Database(...)`
+                    value = node.value
+                    if isinstance(value, ast.Constant) and value.value is None:
+                        continue
+                    note = _stored_class(value, params)  # None: this store shows no class, so none is known
+                    assigned.setdefault(node.targets[0].attr, {})[ast.dump(note) if note is not None else "?"] = note
+    for attr, notes in assigned.items():
+        if "?" not in notes:
+            found.setdefault(attr, notes)
     return {attr: next(iter(notes.values())) for attr, notes in found.items() if len(notes) == 1}
+
+
+def _stored_class(value: ast.AST, params: dict) -> ast.AST | None:
+    """The class expression an assigned *value* shows: a parameter's annotation (*params*), a
+    constructor call's callee, or the one class both sides of ``pacer or RetryPacer()`` show."""
+    if isinstance(value, ast.Name):
+        return direct(params.get(value.id))
+    if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)):
+        return value.func
+    if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
+        sides = [_stored_class(v, params) for v in value.values]
+        if all(sides) and len({ast.dump(side) for side in sides}) == 1:
+            return sides[0]
+    return None
 
 
 def element(annotation: ast.AST | None, part: str) -> ast.AST | None:
@@ -65,6 +94,27 @@ def element(annotation: ast.AST | None, part: str) -> ast.AST | None:
         return params[0] if len(params) == 2 and isinstance(params[1], ast.Constant) \
             and params[1].value is Ellipsis else None
     return params[0] if name in SEQUENCES and len(params) == 1 else None
+
+
+def direct(annotation: ast.AST | None) -> ast.AST | None:
+    """The one class *annotation* names itself: ``X``, ``X | None``, ``Optional[X]``, ``"pkg.X"``; else None."""
+    expr = annotation
+    for _ in range(3):
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+            parts = expr.value.strip().split(".")
+            if not all(p.isidentifier() for p in parts):
+                return None
+            expr = ast.Name(parts[0])
+            for part in parts[1:]:
+                expr = ast.Attribute(expr, part)
+        elif isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):
+            sides = [p for p in (expr.left, expr.right) if not (isinstance(p, ast.Constant) and p.value is None)]
+            expr = sides[0] if len(sides) == 1 else None
+        elif isinstance(expr, ast.Subscript) and (_dotted(expr.value) or "").rsplit(".", 1)[-1] == "Optional":
+            expr = expr.slice
+        else:
+            break
+    return expr if isinstance(expr, (ast.Name, ast.Attribute)) else None
 
 
 def _taken(expr: ast.AST) -> tuple[ast.AST, str] | None:
@@ -193,13 +243,33 @@ class Elements:
         """``"pkg.mod.Group.stop"`` when *call_func* is ``name.stop`` and every binding of the local
         ``name`` is an element of an annotated container whose element type is a class of this
         project (a module of the same top-level package as this one); None otherwise."""
-        if not (isinstance(call_func, ast.Attribute) and isinstance(call_func.value, ast.Name)):
+        if not isinstance(call_func, ast.Attribute):
             return None
-        name = call_func.value.id
+        receiver = call_func.value
+        if isinstance(receiver, ast.Attribute) and isinstance(receiver.value, ast.Name) and receiver.value.id == "self":
+            made = self._project_class(direct(self.annotations.get(receiver.attr)))
+            return f"{made}.{call_func.attr}" if made is not None else None
+        if not isinstance(receiver, ast.Name):
+            return None
+        name = receiver.id
+        typed = self._typed_param(name)
+        if typed is not None:
+            return f"{typed}.{call_func.attr}"
         if name not in self._classes:
             self._classes[name] = self._class(name)
         made = self._classes[name]
         return f"{made}.{call_func.attr}" if made is not None else None
+
+    def _typed_param(self, name: str) -> str | None:
+        """The project class a parameter *name* is annotated with (``client: AsyncHTTPClient``, also
+        ``X | None``, ``Optional[X]`` and ``"X"``) when *func*'s own code never rebinds it, else None."""
+        if self._bound is not None and name in self._bound:
+            return None
+        args = self.func.args
+        for a in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+            if a.arg == name:
+                return self._project_class(direct(a.annotation)) if a.annotation is not None else None
+        return None
 
     def _containers(self) -> bool:
         """Whether an annotation in reach (the class's attributes, the parameters) names as a container's

@@ -51,8 +51,9 @@ class FunctionReader:
         self.bases = bases
         self._test_code = test_module(module)  # test code builds models to send them: none is filled
         # the tables each call is matched against, looked up once per function
-        self._sleeps, self._serialisers, self._constructors = (
-            tables.table("sleeps"), tables.table("serialisers"), tables.table("client-constructors"))
+        self._sleeps, self._serialisers, self._constructors, self._rows = (
+            tables.table("sleeps"), tables.table("serialisers"), tables.table("client-constructors"),
+            tables.table("row-sources"))
         args = func.args
         self.params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         self.body = walk(func, self.params)  # one walk of the body for every question but this reader's own
@@ -111,6 +112,8 @@ class FunctionReader:
             return None
         if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("list", "tuple", "set", "sorted") and expr.args:
             return self.prov(expr.args[0], depth + 1)
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr in self._rows:
+            return {"data": f"{_short_text(expr.func)}()"}  # query rows, a listing: data read at run time
         if (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and not expr.args
                 and expr.func.attr in ("items", "keys", "values")):
             return self.prov(expr.func.value, depth + 1)  # samples.items(): as many as the mapping holds

@@ -178,3 +178,13 @@ def all_rules() -> dict[str, type[Rule]]:
             if exc.name != f"boundlint.rules.{module}":
                 raise
     return dict(sorted(REGISTRY.items()))
+
+
+_CHAIN_LOOP = re.compile(r"per item of `([^`]+)`|on every pass of a `(while)` loop")
+
+
+def chain_loop(chain: "list[str] | tuple[str, ...]", fallback: str) -> str:
+    """The loop that the first step of a project chain (``index.queries.callers``) runs per item over, as
+    the query words it (``rows``, ``while``); *fallback* when the step names none."""
+    found = _CHAIN_LOOP.search(chain[0]) if chain else None
+    return (found.group(1) or found.group(2)) if found else fallback

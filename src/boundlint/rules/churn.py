@@ -18,6 +18,7 @@ from boundlint.analysis.clients import (
     CLIENT_FACTORIES, client_constructor, helper_constructor, paced_loop, reconnect_session, RETURNED,
     returned_later, reused, server_socket, serves_many, session_client, sessionless_name, sessionless_request,
 )
+from boundlint.analysis.callbacks import queue_worker
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.storms import function_node, iterations_bounded, leaves_on_success, loop_source
 from boundlint.analysis.workers import WorkerSite, worker_index
@@ -269,6 +270,12 @@ class ClientPerItem(Rule):
                 self.report(c.call, call=call, kind=c.kind, where=_worker_text(c.func, site), volume=site.volume,
                             reached=_CONNECTION)
                 continue
+            # a constructor, not a one-shot request helper: `requests.get` per message is one request per message
+            queued = queue_worker(c.func, ctx) if site is None and not (c.serves_many or c.sessionless) else None
+            if queued is not None:  # a task-queue actor: one run, and one new client, per message
+                self.report(c.call, call=call, kind=c.kind, volume=queued.volume, reached=_CONNECTION,
+                            where=f"in `{_func_name(c.func)}`, which `{queued.api}` runs once per message")
+                continue
             looped = [hit for hit in self._looped.get(id(c.func), ()) if not (hit[2] and c.serves_many)]
             if looped and site is None:
                 source, caller, passes, at = looped[0]
@@ -278,7 +285,7 @@ class ClientPerItem(Rule):
                             where=f"in `{_func_name(c.func)}`, which `{caller}` calls {each}", reached=_CONNECTION)
             elif c.qual is not None and ctx.project and site is None:
                 # a sessionless helper fanned out by another module is BND402's
-                chain = ctx.project.ask("per_item_callers", ctx.project.ref(None, c.qual), not c.serves_many,
+                chain = ctx.project.ask("per_item_through", ctx.project.ref(None, c.qual), not c.serves_many,
                                         False if c.sessionless else None)
                 if chain:
                     where = f"in `{_func_name(c.func)}`, which another module calls per item"

@@ -173,6 +173,13 @@ DEFAULTS: dict[str, tuple[str, tuple[str, ...], str | None]] = {
         "Calls that end the request or the process on every path (an `if` that calls one rejects).",
         ("abort", "exit", "_exit", "abort_with_status", "fail", "reject"),
         None),
+    "row-sources": (
+        "Methods whose result is data read at run time, as many items as the store holds: query rows, a remote "
+        "listing, a message batch (matched by the last name of a method call: `await db.fetch_all(q)`).",
+        ("fetch", "fetchall", "fetch_all", "fetchmany", "fetch_many", "fetch_rows", "scalars", "list_objects",
+         "list_objects_v2", "receive_messages", "xread", "xreadgroup", "xrange", "lrange", "smembers", "scan_iter",
+         "getmany", "find"),
+        None),
     "backoff-iterators": (
         "Iterators that wait with backoff before each new round.",
         ("websockets.connect", "websockets.client.connect", "websockets.asyncio.client.connect",

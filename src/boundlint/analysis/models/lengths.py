@@ -128,6 +128,17 @@ def _string_args(call: cst.BaseExpression) -> list[str]:
     return out
 
 
+def _helper_caps(cls: cst.ClassDef, method: cst.FunctionDef, ctx: Context) -> list[str]:
+    """``["`f` (path:line)"]`` when the validator *method* of the model *cls* rejects its value (its
+    first parameter after ``self`` / ``cls``) through a project helper, in any module, that raises
+    once the value's length is too large (``return enforce_batch_limit(value)`` from ``limits.py``:
+    the index's ``size_checked``); else ``[]``."""
+    if not ctx.project:
+        return []
+    found = ctx.project.ask("size_checked", ctx.project.ref(None, f"{cls.name.value}.{method.name.value}"), 0)
+    return [found] if found else []
+
+
 def model_len_checks(model_nodes: Iterable[cst.ClassDef], field_names: set[str], ctx: Context) -> set[str]:
     """Names of fields a model's own code caps with a ``len`` check.
 
@@ -144,7 +155,7 @@ def model_len_checks(model_nodes: Iterable[cst.ClassDef], field_names: set[str],
                 continue
             checks = None
             if stmt.name.value.startswith("validate_") and stmt.name.value[9:] in field_names:
-                if len_checks(stmt.body):  # DRF: validate_<field>(self, value)
+                if len_checks(stmt.body) or _helper_caps(cls, stmt, ctx):  # DRF: validate_<field>(self, value)
                     checked.add(stmt.name.value[9:])
             if stmt.name.value == "validate":  # DRF: validate(self, attrs) checks len(attrs["f"])
                 for arg in len_checks(stmt.body):
@@ -167,7 +178,7 @@ def model_len_checks(model_nodes: Iterable[cst.ClassDef], field_names: set[str],
                         if isinstance(each, cst.Name) and each.value == "True":
                             continue
                     if checks is None:
-                        checks = len_checks(stmt.body)
+                        checks = len_checks(stmt.body) or _helper_caps(cls, stmt, ctx)
                     if checks:
                         names = _string_args(deco)
                         checked |= field_names if "*" in names else set(names) & field_names

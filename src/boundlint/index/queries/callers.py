@@ -169,8 +169,8 @@ def _per_item(index: ProjectIndex, ref: str, passes: bool, fanout: bool | None, 
         return None
     entry, name, _facts = found
     for caller_entry, caller, call in index.reverse()["callers"].get(f"{index.canonical(entry)}.{name}", ()):
-        if caller_entry is entry and not own_module:
-            continue  # the module's own loops are judged where they are, with all they show
+        if caller_entry is entry and (not own_module or caller == name):
+            continue  # the module's own loops are judged where they are, with all they show; recursion is no loop
         loop = call["loop"]
         if loop is None or loop["bounded"] or (fanout is not None and bool(loop.get("via")) != fanout):
             continue
@@ -197,19 +197,24 @@ def size_checked(index: ProjectIndex, ref: str, position: int | str = 0, depth: 
 _THROUGH = 2  # levels of plain calls followed up to a caller that runs per item
 
 
-def per_item_through(index: ProjectIndex, ref: str) -> list[str] | None:
+def per_item_through(index: ProjectIndex, ref: str, passes: bool = False, fanout: bool | None = None,
+                     own_module: bool = False) -> list[str] | None:
     """A chain when *ref* runs once per item of input, called by another module: ``per_item_callers``,
     or called once per call by a project function (any module) that itself runs per item, up to
     ``_THROUGH`` levels (``resolve_one()`` calls the factory once and a gather runs it per domain).
+    *passes* and *fanout* as for ``per_item_callers``, at every level; with *own_module*, callers in
+    *ref*'s own module count too (for work its own module's judgement does not see from the loop).
 
     Answer: the steps outermost first, e.g. ``["`resolve_many()` runs `resolve_one()` per item of
     `domains` through `asyncio.gather` (app/resolver.py:15)", "`resolve_one()` calls `new_client()`
     (app/resolver.py:8)"]``; None when not shown.
     """
-    return per_item_callers(index, ref) or _through(index, ref, _THROUGH, frozenset(), first=True)
+    return _per_item(index, ref, passes, fanout, own_module) or _through(index, ref, _THROUGH, frozenset(), passes,
+                                                                         fanout, first=not own_module)
 
 
-def _through(index: ProjectIndex, ref: str, levels: int, seen: frozenset, first: bool = False) -> list[str] | None:
+def _through(index: ProjectIndex, ref: str, levels: int, seen: frozenset, passes: bool = False,
+             fanout: bool | None = None, first: bool = False) -> list[str] | None:
     found = index.function(ref)
     if found is None or levels == 0:
         return None
@@ -222,8 +227,21 @@ def _through(index: ProjectIndex, ref: str, levels: int, seen: frozenset, first:
         if call["loop"] is not None or caller_ref in seen or caller_ref == key:
             continue  # a call in a loop is per_item_callers' to judge; a bounded loop shows nothing
         step = f"`{caller}()` calls `{name.rsplit('.', 1)[-1]}()` ({index.where(caller_entry, call['line'])})"
-        up = _per_item(index, caller_ref, False, None, own_module=True) \
-            or _through(index, caller_ref, levels - 1, seen | {key})
+        up = _per_item(index, caller_ref, passes, fanout, own_module=True) \
+            or _through(index, caller_ref, levels - 1, seen | {key}, passes, fanout)
         if up:
             return [*up, step]
+    return None
+
+
+def callee_at(index: ProjectIndex, ref: str, line: int, col: int) -> str | None:
+    """The ref the index resolved for the call at *line* and 1-based *col* in the project function *ref*
+    (``self._stream.consume(...)`` through the class of ``self._stream``, ``client.request(...)``
+    through a parameter's annotation), else None: one reading of calls for the index and the rules."""
+    found = index.function(ref)
+    if found is None:
+        return None
+    for call in found[2]["calls"]:
+        if call["line"] == line and call["col"] == col:
+            return call["ref"]
     return None

@@ -94,6 +94,40 @@ def pauses(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
     return None
 
 
+def fails_fast(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
+    """``"`f` returns at once when a call in its `try` fails (path:line)"`` when the project function *ref*,
+    or a project function it calls outside any loop, answers a failed call by returning with no pause
+    (``index.fails_fast``); None when it does not, or also pauses on every call (``pauses``)."""
+    found = index.function(ref)
+    if found is None or depth > _DEPTH or pauses(index, ref):
+        return None
+    entry, name, facts = found
+    if facts.get("fails_fast"):
+        return f"`{name.rsplit('.', 1)[-1]}()` returns at once when a call in its `try` fails " \
+               f"({index.where(entry, facts['fails_fast'])})"
+    for call in facts["calls"]:
+        if call["loop"] is None:
+            below = fails_fast(index, call["ref"], depth + 1)
+            if below:
+                return below
+    return None
+
+
+def paces_failure(index: ProjectIndex, ref: str) -> str | None:
+    """``"`f` pauses before it re-raises (path:line)"`` when a handler of the project function *ref* that
+    re-raises (``index.fails_fast.raising_handlers``) calls a function that pauses (``pauses``): a
+    failed call of *ref* has waited before its caller sees the error; else None."""
+    found = index.function(ref)
+    if found is None:
+        return None
+    entry, name, facts = found
+    for first, last in facts.get("raising", ()):
+        for call in facts["calls"]:
+            if first <= call["line"] <= last and pauses(index, call["ref"]):
+                return f"`{name.rsplit('.', 1)[-1]}()` pauses before it re-raises ({index.where(entry, call['line'])})"
+    return None
+
+
 def batches(index: ProjectIndex, ref: str) -> str | None:
     """``"fixed-size batches from `f` (path:line)"`` when *ref* splits its input into fixed-size batches."""
     found = index.function(ref)

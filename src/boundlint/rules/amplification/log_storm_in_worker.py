@@ -10,9 +10,10 @@ from boundlint.analysis.callbacks import callback_index, hands_back, queue_worke
 from boundlint.analysis.failure_results import failure_branch, local_fault, per_item_severity
 from boundlint.analysis.workers import worker_index
 from boundlint.facts.dependency import caught
+from boundlint.facts.once_flag import seen_guard
 from boundlint.facts.placement import tried_body
 from boundlint.rules.amplification.log_storms import _LOGGERS_DOC, _OPTIONS_DOC, _WORKER_LOG_PREFILTER, loop_storms, result_loop
-from boundlint.rules.base import Example, Rule
+from boundlint.rules.base import Example, Rule, chain_loop
 
 
 class LogStormInWorker(Rule):
@@ -86,7 +87,7 @@ class LogStormInWorker(Rule):
     """ + _LOGGERS_DOC + _OPTIONS_DOC
     code, name = "BND302", "log-storm-in-worker"
     prefilter = _WORKER_LOG_PREFILTER
-    message = "`{call}` {what} for every failed item: `{worker}` runs per item of `{site}`"
+    message = "`{call}` {what} for every failed item: `{worker}` runs {where}"
     hint = "log one summary after the fan-out (gather(..., return_exceptions=True)), or rate-limit the log line"
     hints = {"message": "rate-limit or sample the log line, or count failures and log one summary per interval"}
     invalid = (
@@ -149,7 +150,8 @@ class LogStormInWorker(Rule):
 
     def __init__(self, sink):
         super().__init__(sink)
-        self._candidates: list[tuple[cst.Call, cst.CSTNode, LogCall, cst.ExceptHandler | None, tuple]] = []
+        # (log call, function, log, handler, work, the function's qualified name)
+        self._candidates: list[tuple[cst.Call, cst.CSTNode, LogCall, cst.ExceptHandler | None, tuple, str | None]] = []
 
     def visit_Assign(self, node: cst.Assign, ctx: Context) -> None:
         callback_index(ctx).note_assign(node, ctx)
@@ -176,11 +178,12 @@ class LogStormInWorker(Rule):
         if func is None or guarded(ctx, func, func):
             return
         tried = tried_body(ctx.ancestors, handler) if handler is not None else None
-        self._candidates.append((node, func, log, handler, (tried,) if tried is not None else ()))
+        self._candidates.append((node, func, log, handler, (tried,) if tried is not None else (),
+                                 ctx.function_qualname()))
 
     def leave_Module(self, node: cst.Module, ctx: Context) -> None:
         index, callbacks = worker_index(ctx), callback_index(ctx)
-        for call, func, log, handler, work in self._candidates:
+        for call, func, log, handler, work, qual in self._candidates:
             site = index.site_of(func)
             reached = caught(handler, ctx) if handler is not None else "a failed result of a dependency call"
             hint = ""
@@ -189,14 +192,48 @@ class LogStormInWorker(Rule):
                 queued = queue_worker(func, ctx) if found is None else None
                 if queued is not None and not (handler is not None and hands_back(handler, func)):
                     found = queued, True
+                if found is None and reached and handler is not None and not _reraises(handler):
+                    chain = _run_per_item(qual, ctx) if seen_guard(func) is None else None
+                    if chain:
+                        self.report(call, chain, call=log.text, what=describe(log), worker=_func_name(func),
+                                    where=_per_item_of(chain_loop(chain, "its callers")), work=work,
+                                    volume=("unknown", chain[0]),
+                                    reached=reached, severity=per_item_severity(handler, ctx))
+                    continue
                 if found is None or (found[1] and handler is not None and local_fault(handler, ctx)):
                     continue  # a message handler's parse error is the message's fault, not the dependency's
                 site, hint = found[0], self.hints["message"] if found[1] else ""
                 reached = reached or "the failure of a task or message it is called back for"
-            self.report(call, hint=hint, call=log.text, what=describe(log), worker=_func_name(func), site=site.describe(),
+            self.report(call, hint=hint, call=log.text, what=describe(log), worker=_func_name(func),
+                        where=_per_item_of(site.describe()),
                         work=work, volume=getattr(site, "volume", None),
                         reached=reached, severity=per_item_severity(handler, ctx))
         self._candidates.clear()
+
+
+def _run_per_item(qual: str | None, ctx: Context) -> list[str] | None:
+    """The chain when a project caller, in any module, runs the function *qual* per item, or on every pass
+    of a ``while`` loop that does not pause when *qual* returns at once on a failure (``fails_fast``:
+    ``while running: events = await stream.consume()``, where ``consume`` logs and returns ``[]``)."""
+    if not ctx.project or qual is None:
+        return None
+    ref = ctx.project.ref(None, qual)
+    chain = ctx.project.ask("per_item_through", ref, True, None, True)
+    if chain and chain_loop(chain, "") == "while" and not ctx.project.ask("fails_fast", ref):
+        return None  # a service loop's pass: a storm only when the function answers the failure at once
+    return chain
+
+
+def _reraises(handler: cst.ExceptHandler) -> bool:
+    """True when *handler*'s own statements raise: the failure ends the caller's round too (unless the
+    caller catches it, which its own judgement reads), so the log line is no storm of this function's."""
+    return any(isinstance(small, cst.Raise) for stmt in handler.body.body if isinstance(stmt, cst.SimpleStatementLine)
+               for small in stmt.body)
+
+
+def _per_item_of(site: str) -> str:
+    """``per item of `gather(...)` in `run``` for a fan-out site, ``on every pass of a `while` loop`` for one."""
+    return "on every pass of a `while` loop" if site == "while" else f"per item of `{site}`"
 
 
 def _func_name(node: cst.CSTNode) -> str:

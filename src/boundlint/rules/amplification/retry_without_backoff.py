@@ -78,7 +78,7 @@ class RetryWithoutBackoff(Rule):
     """
     code, name = "BND303", "retry-without-backoff"
     prefilter = ("except", Words("while", "count", "repeat", "cycle"))
-    message = "`except {error}` sends `{loop}` straight back to `{call}` with no sleep or backoff{skipped}"
+    message = "{handler} sends `{loop}` straight back to `{call}` with no sleep or backoff{skipped}"
     hint = "wait before retrying: exponential backoff with jitter (tenacity, backoff, stamina) and a cap on attempts"
     invalid = (
         Example("reconnect_spin", """
@@ -140,8 +140,30 @@ class RetryWithoutBackoff(Rule):
             error = short(node.type, 60) if node.type is not None else "BaseException"
             evidence = (f"`{short(pause)}` runs only when the `try` succeeds ({ctx.where(pause)})",) if pause is not None else ()
             skipped = f" (`{short(pause)}` runs only on success)" if pause is not None else ""
-            self.report(node, evidence, error=error, loop=_loop_head(loop), call=short(call.func) + "(...)", skipped=skipped,
+            self.report(node, evidence, handler=f"`except {error}`", loop=_loop_head(loop), call=short(call.func) + "(...)",
+                        skipped=skipped,
                         work=(call,), volume=loop.iter, reached=caught(node, ctx))
+
+    def visit_While(self, node: cst.While, ctx: Context) -> None:
+        """A loop with no ``except`` of its own whose callee answers a failure at once (``index.fails_fast``):
+        ``while running: events = await stream.consume()`` where ``consume`` returns ``[]`` on an error."""
+        if not ctx.project:
+            return
+        loop = Loop("while", node, test=node.test)  # hooks run before the walker enters the loop
+        if not _endless(loop, ctx) or paced([node], ctx) or retry_decorated(ctx) or _prompts(node, ctx):
+            return
+        for stmt in node.body.body:
+            if isinstance(stmt, cst.Try):
+                return  # the loop's own handlers are judged where they are
+        for call in (n for stmt in node.body.body for n in iter_nodes(stmt) if isinstance(n, cst.Call)):
+            ref = ctx.callee_ref(call)
+            found = ctx.project.ask("fails_fast", ref) if ref is not None else None
+            if found:
+                callee = short(call.func).rsplit(".", 1)[-1]
+                self.report(node, (found,), handler=f"the `except` in `{callee}()`", loop=_loop_head(loop),
+                            call=short(call.func) + "(...)", skipped="", work=(call,), volume=loop.iter,
+                            reached="a failed call it answers at once")
+                return
 
 
 def spinning_retry(handler: cst.ExceptHandler, ctx: Context) -> tuple[Loop, cst.Call, cst.Call | None] | None:

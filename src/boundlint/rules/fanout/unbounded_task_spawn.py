@@ -6,7 +6,7 @@ import libcst as cst
 from boundlint.analysis import limits
 from boundlint.analysis.context import Context
 from boundlint.analysis.spawns import is_event_loop, is_task_group, spawn_of, spawned_work
-from boundlint.rules.base import Example, Rule, short
+from boundlint.rules.base import Example, Rule, chain_loop, short
 from boundlint.rules.prefilter import Words
 from boundlint.rules.fanout.spawn_limits import (_doc, lowered, limiter_chain, region_loops, spawn_limit,
                                                  unshared_limiter)
@@ -85,6 +85,7 @@ class UnboundedTaskSpawn(Rule):
             return
         loops = region_loops(spawn, ctx)
         if not loops:
+            self._spawn_per_call(node, spawn, ctx)
             return
         found, limit = spawn_limit(spawn, loops, ctx)
         if found is not None and limit is None:
@@ -92,6 +93,20 @@ class UnboundedTaskSpawn(Rule):
                         call=spawn.api + "(...)" if "." in spawn.api else short(node.func) + "(...)", source=found.source,
                         volume=found.loop.iter, work=spawned_work(spawn), severity=lowered(found.loop, node, found.loop.iter, ctx))
 
+
+    def _spawn_per_call(self, node: cst.Call, spawn, ctx: Context) -> None:
+        """A task started and let go on every call of a function (``loop.create_task(publish(...))`` as a bare
+        statement) that a caller, in any module of the project, runs once per item: one task per item."""
+        qual = ctx.function_qualname()
+        if not ctx.project or qual is None or not isinstance(ctx.parent(), cst.Expr) or spawn.receiver is None \
+                and spawn.api not in ("asyncio.create_task", "asyncio.ensure_future"):
+            return
+        chain = ctx.project.ask("per_item_through", ctx.project.ref(None, qual), False, None, True)
+        if chain:
+            api = spawn.api + "(...)" if "." in spawn.api else short(node.func) + "(...)"
+            source = chain_loop(chain, f"{qual.rsplit('.', 1)[-1]}()")
+            self.report(node, tuple(chain), call=api, source=source,
+                        volume=("unknown", chain[0]), work=spawned_work(spawn))
 
     def _mapped_spawn(self, node: cst.Call, ctx: Context) -> None:
         """``map(asyncio.create_task, coros)``: the spawn function applied to every item of a collection."""

@@ -1,0 +1,1 @@
+"""Resource recommender: hourly scan of every cluster workload (case hb01)."""

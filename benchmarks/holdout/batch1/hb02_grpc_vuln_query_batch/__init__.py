@@ -1,0 +1,1 @@
+"""Vulnerability database: batch package lookup over gRPC (case hb02)."""

@@ -1,0 +1,1 @@
+"""UPS metrics exporter: apcupsd status to InfluxDB (case hb05)."""

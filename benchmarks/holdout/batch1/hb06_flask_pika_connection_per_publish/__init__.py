@@ -1,0 +1,1 @@
+"""Render-job API: Flask views that queue jobs on RabbitMQ (case hb06)."""

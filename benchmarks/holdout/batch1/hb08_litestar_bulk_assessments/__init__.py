@@ -1,0 +1,1 @@
+"""Clinical risk scoring: bulk assessment endpoint (case hb08)."""

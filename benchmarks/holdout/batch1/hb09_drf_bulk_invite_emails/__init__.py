@@ -1,0 +1,1 @@
+"""Team management: bulk member invitations (case hb09)."""

@@ -1,0 +1,1 @@
+"""Link-check microservice on aiohttp.web (case hb10)."""

@@ -1,0 +1,1 @@
+"""Analytics export API on Sanic (case hb14)."""
