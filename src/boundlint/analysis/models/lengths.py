@@ -133,8 +133,8 @@ def _helper_caps(cls: cst.ClassDef, method: cst.FunctionDef, ctx: Context) -> li
     first parameter after ``self`` / ``cls``) through a project helper, in any module, that raises
     once the value's length is too large (``return enforce_batch_limit(value)`` from ``limits.py``:
     the index's ``size_checked``); else ``[]``."""
-    if not ctx.project:
-        return []
+    if not ctx.project or any(_is_len_call(n) for n in iter_nodes(method.body)):
+        return []  # its own `len` tests are judged here (`len_checks`): only a helper's are the index's
     found = ctx.project.ask("size_checked", ctx.project.ref(None, f"{cls.name.value}.{method.name.value}"), 0)
     return [found] if found else []
 

@@ -21,7 +21,7 @@ from typing import Callable
 from boundlint.index.once import once_callers
 from boundlint.index.service import runs_forever
 from boundlint.index.queries.callers import (
-    callee_at, given, passed, per_item_callers, per_item_through, size_checked, sized_by_callers, spawn_sources, spawned_dependency,
+    callee_at, given, iterates, passed, per_item_callers, per_item_through, size_checked, sized_by_callers, spawn_sources, spawned_dependency,
 )
 from boundlint.index.queries.config import calls_of, configured, constructed, returns, signal
 from boundlint.index.queries.dependency import defined, dependency, failing_dependency, instance_of, pooled
@@ -35,7 +35,7 @@ from boundlint.index.queries.requests import class_uses, input_field_reads, inpu
 
 QUERIES: dict[str, Callable] = {
     "instance_of": instance_of,
-    "limiter": limiter, "len_checked": len_checked, "client_factory": client_factory, "pauses": pauses, "fails_fast": fails_fast, "callee_at": callee_at, "paces_failure": paces_failure,
+    "limiter": limiter, "len_checked": len_checked, "client_factory": client_factory, "pauses": pauses, "fails_fast": fails_fast, "callee_at": callee_at, "iterates": iterates, "paces_failure": paces_failure,
     "batches": batches, "configured": configured, "class_uses": class_uses, "spawn_sources": spawn_sources,
     "per_item_callers": per_item_callers, "sized_by_callers": sized_by_callers, "dependency": dependency,
     "spawned_dependency": spawned_dependency, "failing_dependency": failing_dependency, "pooled": pooled,

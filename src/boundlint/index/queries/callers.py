@@ -5,7 +5,7 @@ from boundlint.index.project import ProjectIndex
 from boundlint.index.queries.common import _DEPTH
 from boundlint.index.queries.dependency import dependency
 from boundlint.index.queries.limits import limiter
-from boundlint.index.queries.rejects import _rejects
+from boundlint.index.queries.rejects import _param_at, _rejects
 from boundlint.index.queries.state import shared_state
 
 def _input_chain(index: ProjectIndex, entry, func: str, key: str, depth: int, seen: frozenset) -> list[str] | None:
@@ -245,3 +245,35 @@ def callee_at(index: ProjectIndex, ref: str, line: int, col: int) -> str | None:
         if call["line"] == line and call["col"] == col:
             return call["ref"]
     return None
+
+
+def iterates(index: ProjectIndex, ref: str, at: int | str, depth: int = 0) -> list[list[str]]:
+    """``[[path, step], ...]`` for what the project function *ref* loops over, with a call per item, of
+    its argument *at* (a position not counting ``self``, or a keyword): *path* ``""`` for the argument
+    itself, ``"ids"`` for its field ``ids``; itself (``index.iterated``) or through the project functions
+    it passes the value to, outside loops (*step* names the loop, ``"`f` loops over `ids` (path:line)"``).
+    A path it rejects when too long (``len_checked``, ``size_checked``) is not listed."""
+    found = index.function(ref)
+    if found is None or depth > _DEPTH:
+        return []
+    entry, name, facts = found
+    param = _param_at(facts, at)
+    if param is None:
+        return []
+    checked = {*facts["len_checked"], *facts.get("size_checked", ())}
+    out: list[list[str]] = []
+    for path, line in facts.get("iterated", ()):
+        if (path == param or path.startswith(param + ".")) and path not in checked:
+            out.append([path[len(param) + 1:], f"`{name.rsplit('.', 1)[-1]}()` loops over `{path}` "
+                                               f"({index.where(entry, line)})"])
+    for call in facts["calls"]:
+        if call["loop"] is not None:
+            continue
+        for pos, prov in [*enumerate(call["args"]), *call["kwargs"].items()]:
+            held = prov.get("param") if isinstance(prov, dict) else None
+            if held is None or not (held == param or held.startswith(param + ".")) or held in checked:
+                continue
+            prefix = held[len(param) + 1:]
+            for sub, step in iterates(index, call["ref"], pos, depth + 1):
+                out.append([".".join(p for p in (prefix, sub) if p), step])
+    return out

@@ -10,9 +10,7 @@ from boundlint.analysis.limits import iter_nodes
 from boundlint.analysis.names import dotted
 from boundlint.analysis.failure_results import FailureBranch, fanout_results_bounded
 from boundlint.analysis.storms import exits_after, guarded, iterations_bounded, loop_storm_limit, paced
-from boundlint.analysis.workers import SPAWN_NAMES
 from boundlint.rules.prefilter import AnyOf, Literals, Words
-from boundlint.tables.evidence import EVIDENCE
 from boundlint.rules.amplification.retry_without_backoff import _PROMPTS, spinning_retry
 
 _LOGGERS_DOC = """
@@ -39,12 +37,8 @@ _LOGS = AnyOf(re.compile(r"\.\s*a?(?:warning|warn|error|exception|critical|fatal
 _FAILURE = AnyOf(Words("except", "isinstance"), Literals(".exception(", "status", "full"), re.compile(r"\.ok\b"),
                  Words("is_", after=r"\w*error\b"))
 _LOOP_LOG_PREFILTER = (_FAILURE, _LOGS, Words("for", "while"))
-# a fan-out, a done-callback or a message handler's registration
-# (a configured `worker-decorators` table makes the rule run whatever the text: `may_apply`)
-_QUEUE_TASKS = "|".join(sorted(set(EVIDENCE["worker-decorators"][1]) - set(EVIDENCE["periodic-decorators"][1])))
-_PER_ITEM = AnyOf(Words(*sorted(SPAWN_NAMES)), Literals("add_done_callback", "on_message", "message_callback", "register_callback"),
-                 Words("psubscribe", "subscribe", "consume", "callbacks"), re.compile(r"@[\w.]*\b(?:" + _QUEUE_TASKS + r")\b"))
-_WORKER_LOG_PREFILTER = (_FAILURE, _LOGS, _PER_ITEM)
+# The worker can be run per item from another module (``per_item_through``): no per-item word is needed here.
+_WORKER_LOG_PREFILTER = (_FAILURE, _LOGS)
 _OPTIONS_DOC = """
     ## Options
     In `[tool.boundlint.amplification]`: `logger-names` adds logger names;

@@ -243,9 +243,9 @@ class UncheckedRepeatedField(Rule):
             for arg in node.args[1:] if len(node.args) > 1 else node.args:
                 self._check(arg.value, ctx)
             return
-        for arg, path, mapping in _args_iterated_by_callee(node, method.node, ctx):
+        for arg, path, mapping, evidence in _args_iterated_by_callee(node, method.node, ctx):
             if not path:
-                self._check(arg, ctx)  # self._load_posts(request.uris) whose body loops over its parameter
+                self._check(arg, ctx, evidence=evidence)  # self._load_posts(request.uris): its body loops over it
                 continue
             # self._process(request) whose body loops over req.uris
             base = self._request_field(arg, method, ctx) if not (isinstance(arg, cst.Name) and arg.value in method.requests) else None
@@ -255,9 +255,10 @@ class UncheckedRepeatedField(Rule):
             key = root + "." + path
             field_expr = cst.parse_expression(key)
             if not self._guarded(field_expr, ctx, method):
-                self._report(arg, (arg, field_expr, key), method, mapping)
+                self._report(arg, (arg, field_expr, key), method, mapping, evidence=evidence)
 
-    def _check(self, expr: cst.BaseExpression, ctx: Context, work: tuple[cst.CSTNode, ...] = ()) -> None:
+    def _check(self, expr: cst.BaseExpression, ctx: Context, work: tuple[cst.CSTNode, ...] = (),
+               evidence: tuple[str, ...] = ()) -> None:
         """Report *expr* when it is an unguarded repeated field of the request; *work* is the per-item work
         in sight (a loop's body, a comprehension), the evidence its severity is judged on."""
         method = self._methods[-1]
@@ -276,15 +277,15 @@ class UncheckedRepeatedField(Rule):
         found = self._request_field(expr, method, ctx)
         if found is None or self._guarded(found[0], ctx, method) or self._guarded(found[1], ctx, method):
             return
-        self._report(expr, found, method, mapping, work)
+        self._report(expr, found, method, mapping, work, evidence)
 
     def _report(self, expr: cst.BaseExpression, found, method: _Method, mapping: bool,
-                work: tuple[cst.CSTNode, ...] = ()) -> None:
+                work: tuple[cst.CSTNode, ...] = (), evidence: tuple[str, ...] = ()) -> None:
         key = found[2]
         if key in method.reported or not _repeated_name(key, mapping):
             return
         method.reported.add(key)
-        self.report(expr, method=method.node.name.value, field=key, work=work)
+        self.report(expr, evidence, method=method.node.name.value, field=key, work=work)
 
     @staticmethod
     def _request_field(expr: cst.BaseExpression, method: _Method, ctx: Context

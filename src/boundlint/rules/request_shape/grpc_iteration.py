@@ -31,12 +31,16 @@ _COLLECTION_SUFFIXES = ("_list", "_set", "_map", "_batch", "_array")
 
 
 def _args_iterated_by_callee(call: cst.Call, caller: cst.FunctionDef, ctx: Context
-                             ) -> list[tuple[cst.BaseExpression, str, bool]]:
-    """``(argument, field path, as a mapping)`` for each argument of *call* that a same-module
-    function or method iterates without checking its length: path ``""`` for the argument itself
-    (``self._load(request.uris)``), ``"uris"`` for a field of it (``self._process(request)``
-    whose body loops over ``req.uris``)."""
+                             ) -> list[tuple[cst.BaseExpression, str, bool, tuple[str, ...]]]:
+    """``(argument, field path, as a mapping, evidence)`` for each argument of *call* that a
+    same-module function or method iterates without checking its length: path ``""`` for the argument
+    itself (``self._load(request.uris)``), ``"uris"`` for a field of it (``self._process(request)``
+    whose body loops over ``req.uris``).  A project function in another module counts when the index
+    shows it loops over the argument with a call per item (``queries.callers.iterates``); the
+    evidence then names that loop."""
     target = ctx.resolve_callable(call.func)
+    if target is None and ctx.project:
+        return _project_iterated(call, ctx)
     if not isinstance(target, cst.FunctionDef) or target is caller:
         return []
     params = [p.name.value for p in (*target.params.posonly_params, *target.params.params)]
@@ -48,7 +52,21 @@ def _args_iterated_by_callee(call: cst.Call, caller: cst.FunctionDef, ctx: Conte
             continue
         name = arg.keyword.value if arg.keyword is not None else (params[index] if index < len(params) else None)
         if name is not None:
-            out.extend((arg.value, path, mapping) for path, mapping in _iterated_paths(target, name, ctx))
+            out.extend((arg.value, path, mapping, ()) for path, mapping in _iterated_paths(target, name, ctx))
+    return out
+
+
+def _project_iterated(call: cst.Call, ctx: Context) -> list[tuple[cst.BaseExpression, str, bool, tuple[str, ...]]]:
+    ref = ctx.callee_ref(call)
+    if ref is None:
+        return []
+    out = []
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            continue
+        at = arg.keyword.value if arg.keyword is not None else index
+        for path, step in ctx.project.ask("iterates", ref, at) or ():
+            out.append((arg.value, path, False, (step,)))
     return out
 
 
