@@ -13,8 +13,8 @@ cold run, so each node is visited here once rather than once per question.
 - of the function's own code (nested functions, classes and lambdas left out): ``returns``,
   ``yields`` and ``bound`` (names it stores; ``returns``), ``absorbed`` (ids of the calls a
   catch-all ``try`` stops, see ``shapes.absorbs``) and ``awaits_other`` (``async with`` / ``async for``
-  / an ``await`` of no call / an async comprehension; ``shapes.pool_facts``) and ``whiles`` (a ``while``
-  loop; ``service``);
+  / an ``await`` of no call / an async comprehension; ``shapes.pool_facts``), ``whiles`` (a ``while``
+  loop; ``service``), ``tries`` and ``loops`` (``for`` loops and comprehensions; ``effects``);
 - ``defines``: a ``def`` anywhere under the body (``closures.closure_calls`` has nothing to read without).
 
 ``closures`` still walks the bodies of functions that define functions: it enters a ``def`` among
@@ -36,7 +36,8 @@ _NOT_CHILDREN = frozenset({"ctx", "op", "ops", "names", "id", "attr", "arg", "as
                            "kind", "type_comment", "is_async", "conversion", "lineno", "col_offset"})
 _FIELDS: dict[type, tuple[str, ...]] = {}
 # the node types ``walk`` notes something of, besides calls, attributes and keywords
-_SPECIAL = frozenset({ast.arg, *_SCOPES, ast.Return, ast.Yield, ast.YieldFrom, ast.Try, ast.AsyncWith, ast.AsyncFor,
+_LOOPS = (ast.For, ast.AsyncFor, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+_SPECIAL = frozenset({ast.arg, *_SCOPES, *_LOOPS, ast.Return, ast.Yield, ast.YieldFrom, ast.Try, ast.AsyncWith,
                       ast.Await, ast.comprehension, ast.While})
 
 
@@ -52,7 +53,7 @@ class Body:
     """What ``walk`` found under one function's body (see the module doc)."""
 
     __slots__ = ("names", "up", "calls", "hook_calls", "classes", "returns", "yields", "bound", "absorbed",
-                 "awaits_other", "defines", "whiles")
+                 "awaits_other", "defines", "whiles", "tries", "loops")
 
     def __init__(self) -> None:
         self.names: list[tuple[ast.Name, ast.AST | None]] = []
@@ -67,6 +68,8 @@ class Body:
         self.awaits_other = False
         self.defines = False
         self.whiles = False
+        self.tries: list[ast.Try] = []
+        self.loops: list[ast.AST] = []
 
 
 def walk(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str]) -> Body:
@@ -114,9 +117,14 @@ def walk(func: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str]) -> Bod
                 elif kind is ast.Yield or kind is ast.YieldFrom:
                     out.yields = True
                 elif kind is ast.Try:
+                    out.tries.append(node)
                     if not state & _ABSORBED and absorbs(node):
                         special, special_state = "body", state | _ABSORBED
-                elif kind is ast.AsyncWith or kind is ast.AsyncFor:
+                elif kind in _LOOPS:
+                    out.loops.append(node)
+                    if kind is ast.AsyncFor:
+                        out.awaits_other = True
+                elif kind is ast.AsyncWith:
                     out.awaits_other = True
                 elif kind is ast.Await:
                     if type(node.value) is not Call:

@@ -236,6 +236,7 @@ class Elements:
         self.func, self.annotations, self.ref, self.module = func, annotations, ref, module
         self._bound = bound
         self._classes: dict[str, str | None] = {}
+        self._local_binds: dict[str, list[tuple[str, ast.AST]]] | None = None
         self._reader: _Reader | None = None
         self._reach: bool | None = None
 
@@ -256,9 +257,43 @@ class Elements:
         if typed is not None:
             return f"{typed}.{call_func.attr}"
         if name not in self._classes:
-            self._classes[name] = self._class(name)
+            self._classes[name] = self._class(name) or self._local_class(name)
         made = self._classes[name]
         return f"{made}.{call_func.attr}" if made is not None else None
+
+    def _local_class(self, name: str) -> str | None:
+        """The project class every binding of the local *name* shows: ``x = Mailer(...)``,
+        ``x: Mailer = ...``, ``with Mailer() as x``; or ``"pkg.mod.make_mailer()"`` for ``x =
+        make_mailer()`` of a project function, which the index resolves through what that function
+        gives back (``ProjectIndex.resolve``).  None when a binding shows something else."""
+        if self._local_binds is None:
+            self._local_binds = _binds_by_name(self.func)
+        found: set[str] = set()
+        for kind, node in self._local_binds.get(name, ()):
+            made = None
+            if isinstance(node, (ast.Assign, ast.NamedExpr)):
+                value = node.value.value if isinstance(node.value, ast.Await) else node.value
+                if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)):
+                    made = self._project_class(value.func) or self._project_function(value.func)
+            elif isinstance(node, ast.AnnAssign):
+                made = self._project_class(direct(node.annotation))
+            elif isinstance(node, (ast.With, ast.AsyncWith)):
+                for item in node.items:
+                    if isinstance(item.optional_vars, ast.Name) and item.optional_vars.id == name \
+                            and isinstance(item.context_expr, ast.Call):
+                        made = self._project_class(item.context_expr.func)
+            if made is None:
+                return None
+            found.add(made)
+        return found.pop() if len(found) == 1 else None
+
+    def _project_function(self, func: ast.AST) -> str | None:
+        """``"pkg.mod.f()"`` for a call of a lower-case name of this project (what it gives back)."""
+        made = self.ref(func)
+        if made is None or made.split(".", 1)[0] != self.module.split(".", 1)[0] \
+                or made.rsplit(".", 1)[-1][:1].isupper():
+            return None
+        return f"{made}()"
 
     def _typed_param(self, name: str) -> str | None:
         """The project class a parameter *name* is annotated with (``client: AsyncHTTPClient``, also
@@ -311,3 +346,4 @@ class Elements:
         if not found or any(f is None for f in found) or len({ast.dump(f) for f in found}) != 1:
             return None
         return self._project_class(found[0])
+

@@ -193,6 +193,14 @@ class ProjectIndex(Record):
         seen: set[str] = set()
         while ref and ref not in seen and len(seen) < _MAX_HOPS:
             seen.add(ref)
+            if "()." in ref:  # `pkg.mod.make_mailer().send`: a method of the class the function gives back
+                head, _, tail = ref.partition("().")
+                made = self.function(head)
+                given = made[2].get("gives") if made is not None else None
+                if not given:
+                    return None
+                ref = f"{given}.{tail}"
+                continue
             found = self._split(ref)
             if found is None:
                 return None
@@ -206,6 +214,11 @@ class ProjectIndex(Record):
             if head in summary["classes"]:
                 if tail and f"{head}.{tail}" in summary["functions"]:
                     return "function", entry, rest
+                if tail and "." not in tail:  # a method the class inherits: look it up in its first base
+                    bases = summary["classes"][head].get("bases") or ()
+                    if bases and isinstance(bases[0], str):
+                        ref = f"{bases[0]}.{tail}"
+                        continue
                 return ("class", entry, head) if not tail else None
             if head in summary["instances"]:
                 return "instance", entry, rest

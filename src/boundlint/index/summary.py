@@ -39,10 +39,8 @@ import ast
 import builtins
 
 from boundlint.facts.roles import ONCE
-from boundlint.index import attr_calls, closures, elements, guards, hooks, migrations, service, wrapped
+from boundlint.index import attr_calls, closures, effects, elements, guards, hooks, migrations, service, wrapped
 from boundlint import tables
-from boundlint.index.fails_fast import fails_fast, raising_handlers
-from boundlint.index.iterated import iterated
 from boundlint.index.project import resolve_import_from
 from boundlint.index.reader import FunctionReader, dotted
 
@@ -145,8 +143,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
             walked[id(stmt)] = reader.body
             request_refs |= _request_refs(stmt, facts, ref, reader.body)
             out["functions"][stmt.name]["role"] = hooks.role(stmt, None)
-            facts["fails_fast"], facts["raising"] = fails_fast(stmt, sleeps), raising_handlers(stmt)
-            facts["iterated"] = iterated(stmt)
+            effects.record(facts, stmt, reader.body, ref, sleeps)
             facts["guards"] = guards.guards(stmt) if facts.get("route") else []
             _once_facts(facts, stmt, None, ref, module, None, local, instances, hook_names, reader.body, statements)
             wrapped.record(facts, stmt, ref, instances, False, reader.body)
@@ -169,8 +166,7 @@ def summarize(text: str, module: str, is_package: bool) -> dict:
                     facts = reader.facts()
                     walked[id(inner)] = reader.body
                     facts["role"] = hooks.role(inner, bases)
-                    facts["fails_fast"], facts["raising"] = fails_fast(inner, sleeps), raising_handlers(inner)
-                    facts["iterated"] = iterated(inner)
+                    effects.record(facts, inner, reader.body, ref, sleeps)
                     facts["guards"] = guards.guards(inner) if facts.get("route") else []
                     _once_facts(facts, inner, bases, ref, module, stmt.name, local, instances, hook_names, reader.body, statements)
                     wrapped.record(facts, inner, ref, instances, True, reader.body)

@@ -107,14 +107,23 @@ class ClientPerItem(Rule):
     imports boto3) is a new client with its own pool on every call, whoever
     holds the session.
 
+    A constructor in a task a queue runs once per message (`@shared_task`,
+    `@app.task`, `@dramatiq.actor`: the `worker-decorators` table) opens
+    one client per message.  Calls reach a function through a module, and
+    through an object: a parameter annotated with a project class
+    (`client: ApiClient`), an attribute set from one in `__init__`, a local
+    instance (`mailer = Mailer()`), an instance a project function gives
+    back (`-> Mailer`), and a method a class inherits.
+
     A function that opens a connection on every call (any of the above, or
     a one-shot `requests.get` / `httpx.post` / `urlopen`) is reported at the
     construction when it runs per item: called in an unbounded `for` loop
     or comprehension, on every pass of a `while` loop that does not pause
     (a consumer's loop: one pass per message), or handed to a pool per item
     (`pool.map(fetch, urls)`, `executor.submit(fetch, u)` in a loop), in the
-    same module or in another one over its own input; the evidence names
-    the caller and its line.  A one-shot request helper that a fan-out runs
+    same module or in another one over its own input or over rows a query
+    returns, directly or through up to two plain calls; the evidence names
+    the callers and their lines.  A one-shot request helper that a fan-out runs
     is BND402's.
 
     ## Why is this bad?

@@ -26,7 +26,9 @@ from boundlint.index.queries.callers import (
 from boundlint.index.queries.config import calls_of, configured, constructed, returns, signal
 from boundlint.index.queries.dependency import defined, dependency, failing_dependency, instance_of, pooled
 from boundlint.index.queries.installed import operator_rows
-from boundlint.index.queries.limits import batches, client_factory, entered, fails_fast, len_checked, limiter, paces_failure, pauses
+from boundlint.index.queries.limits import (
+    batches, client_factory, entered, fails_fast, len_checked, limiter, paces_failure, pauses,
+)
 from boundlint.index.queries.named import named_elsewhere
 from boundlint.index.queries.overrides import overrides
 from boundlint.index.queries.state import state_input
@@ -35,7 +37,8 @@ from boundlint.index.queries.requests import class_uses, input_field_reads, inpu
 
 QUERIES: dict[str, Callable] = {
     "instance_of": instance_of,
-    "limiter": limiter, "len_checked": len_checked, "client_factory": client_factory, "pauses": pauses, "fails_fast": fails_fast, "callee_at": callee_at, "iterates": iterates, "paces_failure": paces_failure,
+    "limiter": limiter, "len_checked": len_checked, "client_factory": client_factory, "pauses": pauses,
+    "fails_fast": fails_fast, "callee_at": callee_at, "iterates": iterates, "paces_failure": paces_failure,
     "batches": batches, "configured": configured, "class_uses": class_uses, "spawn_sources": spawn_sources,
     "per_item_callers": per_item_callers, "sized_by_callers": sized_by_callers, "dependency": dependency,
     "spawned_dependency": spawned_dependency, "failing_dependency": failing_dependency, "pooled": pooled,

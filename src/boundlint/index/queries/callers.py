@@ -250,7 +250,7 @@ def callee_at(index: ProjectIndex, ref: str, line: int, col: int) -> str | None:
 def iterates(index: ProjectIndex, ref: str, at: int | str, depth: int = 0) -> list[list[str]]:
     """``[[path, step], ...]`` for what the project function *ref* loops over, with a call per item, of
     its argument *at* (a position not counting ``self``, or a keyword): *path* ``""`` for the argument
-    itself, ``"ids"`` for its field ``ids``; itself (``index.iterated``) or through the project functions
+    itself, ``"ids"`` for its field ``ids``; itself (``index.effects.iterated``) or through the project functions
     it passes the value to, outside loops (*step* names the loop, ``"`f` loops over `ids` (path:line)"``).
     A path it rejects when too long (``len_checked``, ``size_checked``) is not listed."""
     found = index.function(ref)

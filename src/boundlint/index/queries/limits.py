@@ -97,7 +97,7 @@ def pauses(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
 def fails_fast(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
     """``"`f` returns at once when a call in its `try` fails (path:line)"`` when the project function *ref*,
     or a project function it calls outside any loop, answers a failed call by returning with no pause
-    (``index.fails_fast``); None when it does not, or also pauses on every call (``pauses``)."""
+    (``index.effects.fails_fast``); None when it does not, or also pauses on every call (``pauses``)."""
     found = index.function(ref)
     if found is None or depth > _DEPTH or pauses(index, ref):
         return None
@@ -115,7 +115,7 @@ def fails_fast(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
 
 def paces_failure(index: ProjectIndex, ref: str) -> str | None:
     """``"`f` pauses before it re-raises (path:line)"`` when a handler of the project function *ref* that
-    re-raises (``index.fails_fast.raising_handlers``) calls a function that pauses (``pauses``): a
+    re-raises (``index.effects.raising_handlers``) calls a function that pauses (``pauses``): a
     failed call of *ref* has waited before its caller sees the error; else None."""
     found = index.function(ref)
     if found is None:

@@ -38,7 +38,16 @@ class LogStormInWorker(Rule):
     `@app.task`, `@dramatiq.actor`, `@broker.subscriber(...)`: the
     `worker-decorators` table less the `periodic-decorators`), unless its
     handler hands the failure back to the queue's retry
-    (`raise self.retry(exc=exc, countdown=60)` in a bound task).
+    (`raise self.retry(exc=exc, countdown=60)` in a bound task).  A function
+    that another module of the project runs per item counts too: called in
+    an unbounded loop over its caller's input or over rows a query returns,
+    or fanned out there, directly or through up to two plain calls (the
+    evidence is that chain); also one called on every pass of a `while`
+    loop that does not pause, when the handler returns at once (the loop
+    then spins on the failing dependency: BND303 reports the loop).  Not
+    when the handler re-raises (the caller's round fails with it), nor
+    behind a seen-key guard (`if key in self._seen: return` ...
+    `self._seen.add(key)`: once per key).
 
     ## Why is this bad?
     When the dependency fails, every item's worker fails, so the fan-out

@@ -43,6 +43,13 @@ class RetryWithoutBackoff(Rule):
     only while the store answers).  When the dependency is down, each
     failed round skips the pause and the loop spins.
 
+    A `while` loop with no `except` of its own counts too, when a project
+    function it calls (in any module, also a method of `self.stream`)
+    catches a dependency's error and returns at once, with no pause
+    (`except ResponseError: log.error(...); return []`): the loop goes
+    straight back to the failing call.  The finding is on the loop; not
+    when the loop can `break`, `return` or `raise`, nor when it pauses.
+
     ## Why is this bad?
     A retry with no pause is a hot spin.  When the dependency is down, the
     loop calls it as fast as the CPU allows, multiplying the load on the
@@ -156,6 +163,8 @@ class RetryWithoutBackoff(Rule):
         for stmt in node.body.body:
             if isinstance(stmt, cst.Try):
                 return  # the loop's own handlers are judged where they are
+        if any(isinstance(n, (cst.Break, cst.Return, cst.Raise)) for n in _own_exits(node.body)):
+            return  # it can leave on what the callee answers (`if not rows: break`): not shown to spin
         for call in (n for stmt in node.body.body for n in iter_nodes(stmt) if isinstance(n, cst.Call)):
             ref = ctx.callee_ref(call)
             found = ctx.project.ask("fails_fast", ref) if ref is not None else None
@@ -165,6 +174,16 @@ class RetryWithoutBackoff(Rule):
                             call=short(call.func) + "(...)", skipped="", work=(call,), volume=loop.iter,
                             reached="a failed call it answers at once")
                 return
+
+
+def _own_exits(block: cst.CSTNode):
+    """The nodes of *block* outside nested loops, functions and classes: where a ``break`` leaves it."""
+    stack = [block]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(c for c in node.children if not isinstance(c, (cst.For, cst.While, cst.FunctionDef,
+                                                                      cst.ClassDef, cst.Lambda)))
 
 
 def spinning_retry(handler: cst.ExceptHandler, ctx: Context) -> tuple[Loop, cst.Call, cst.Call | None] | None:

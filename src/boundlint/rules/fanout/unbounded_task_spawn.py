@@ -5,11 +5,27 @@ import libcst as cst
 
 from boundlint.analysis import limits
 from boundlint.analysis.context import Context
+from boundlint.analysis.names import dotted
 from boundlint.analysis.spawns import is_event_loop, is_task_group, spawn_of, spawned_work
 from boundlint.rules.base import Example, Rule, chain_loop, short
 from boundlint.rules.prefilter import Words
 from boundlint.rules.fanout.spawn_limits import (_doc, lowered, limiter_chain, region_loops, spawn_limit,
                                                  unshared_limiter)
+
+
+def _awaits_before(func: cst.CSTNode, spawn: cst.Call) -> bool:
+    """True when *func*'s own code awaits a call other than a sleep before it reaches *spawn* (source order)."""
+    stack = [func.body]
+    while stack:
+        node = stack.pop()
+        if node is spawn:
+            return False
+        if isinstance(node, cst.Await) and isinstance(node.expression, cst.Call) \
+                and (dotted(node.expression.func) or "").rsplit(".", 1)[-1] != "sleep":
+            return True
+        if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            stack.extend(reversed(node.children))
+    return False
 
 
 class UnboundedTaskSpawn(Rule):
@@ -21,7 +37,12 @@ class UnboundedTaskSpawn(Rule):
     `loop.create_task`, `loop.run_in_executor` (on the loop's default executor
     or one boundlint cannot see), and gevent / eventlet
     `spawn` (a greenlet per call); also such a function applied by `map()`
-    (`map(asyncio.create_task, coros)`).
+    (`map(asyncio.create_task, coros)`).  A task started and let go (a bare
+    statement) on every call of a function counts when a caller, in any
+    module of the project, calls that function per item of its input or of
+    rows a query returns (`producer.produce(row)` in a loop, where
+    `produce` runs `loop.create_task(publish(...))` and returns), unless
+    the function first awaits other work, which paces its callers.
 
     ## Why is this bad?
     Each iteration starts another concurrent task and nothing waits for a
@@ -101,6 +122,9 @@ class UnboundedTaskSpawn(Rule):
         if not ctx.project or qual is None or not isinstance(ctx.parent(), cst.Expr) or spawn.receiver is None \
                 and spawn.api not in ("asyncio.create_task", "asyncio.ensure_future"):
             return
+        scope = ctx.scope.function()
+        if scope is not None and _awaits_before(scope.node, node):
+            return  # the call waits on its own work first: its callers' loop is paced by it, not by the task
         chain = ctx.project.ask("per_item_through", ctx.project.ref(None, qual), False, None, True)
         if chain:
             api = spawn.api + "(...)" if "." in spawn.api else short(node.func) + "(...)"

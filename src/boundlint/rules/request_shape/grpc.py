@@ -59,6 +59,10 @@ class UncheckedRepeatedField(Rule):
       one handed the field that loops over its parameter with no check of
       its own (`await self._load_posts(request.uris)`); or one handed the
       whole request that loops over its field (`await self._process(request)`);
+    - through a project function in another module (also a method of a
+      class the servicer holds: `self.store.fetch_many(request.ids)`) that
+      loops over what it is handed with a call per item, itself or through
+      the functions it passes it to; the evidence names that loop;
     - in fixed-size batches (`batched(request.uris, 100)`,
       `range(0, len(uris), 100)`): each batch is bounded, the total is not;
     - over the messages of a client stream
