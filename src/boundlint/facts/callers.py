@@ -112,8 +112,8 @@ def calls_in_module(func: cst.FunctionDef, name: str, chain: list[cst.CSTNode], 
     if sites is not None and owner is not None:  # a class of its own with the name calls its own
         sites = [s for s in sites if _class_of(s[1]) in (None, owner)
                  or func.name.value not in ctx.index.methods.get(_class_of(s[1]).name.value, {})]
-    # the index keeps no calls made inside nested functions, nor `self.m()` of a subclass: counted here only
-    if not sites or len([s for s in sites if not _unseen(s[1], owner)]) != answer["count"]:
+    # the index keeps no calls made inside nested functions: counted here only
+    if not sites or len([s for s in sites if not _unseen(s[1])]) != answer["count"]:
         return None
     return position, sites
 
@@ -122,13 +122,11 @@ def _class_of(chain: list[cst.CSTNode]) -> cst.ClassDef | None:
     return next((n for n in reversed(chain) if type(n) is cst.ClassDef), None)
 
 
-def _unseen(chain: list[cst.CSTNode], owner: cst.ClassDef | None) -> bool:
+def _unseen(chain: list[cst.CSTNode]) -> bool:
     """True when the project index keeps no link for a call *chain* encloses: it is made in a function
-    defined inside another function, or in a method of another class than *owner* (``self.m()`` of a
-    subclass)."""
-    if sum(type(n) is cst.FunctionDef for n in chain) > 1:
-        return True
-    return owner is not None and _class_of(chain) not in (None, owner)
+    defined inside another function.  (``self.m()`` in a subclass that inherits ``m`` the index links to
+    the base's method: ``ProjectIndex.resolve``.)"""
+    return sum(type(n) is cst.FunctionDef for n in chain) > 1
 
 
 def built_in_module(cls: cst.ClassDef, ctx) -> list[tuple[cst.Call, list[cst.CSTNode]]] | None:
@@ -144,6 +142,6 @@ def built_in_module(cls: cst.ClassDef, ctx) -> list[tuple[cst.Call, list[cst.CST
     if by_name is None:
         by_name = ctx.cache["calls_by_name"] = _calls_by_name(ctx.module)
     sites = _sites(by_name.get(cls.name.value, []), cls.name.value, None, False)
-    if not sites or len([s for s in sites if not _unseen(s[1], None)]) != answer["count"]:
+    if not sites or len([s for s in sites if not _unseen(s[1])]) != answer["count"]:
         return None
     return sites
