@@ -2,12 +2,11 @@
 
 Provenance values (``prov``) say where an argument comes from, in the
 function's own terms, so the link step can follow them across calls:
-``{"param": "body.ids"}`` (a parameter or an attribute of one),
-``{"each": PROV, "call": REF}`` (one new call result per item of PROV:
-``[fetch(i) for i in ids]``), ``{"item": PROV}`` (one item of PROV, a loop
-variable), ``{"len": PROV, "text": "len(accounts)"}`` (the length of a
-collection that is no literal or constant, PROV None when unknown).
-Anything else is None: unknown, never assumed to be input.
+``{"param": "body.ids"}`` (a parameter or an attribute of one), ``{"each": PROV, "call": REF}``
+(one new call result per item of PROV: ``[fetch(i) for i in ids]``), ``{"item": PROV}`` (one item
+of PROV, a loop variable), ``{"len": PROV, "text": "len(accounts)"}`` (the length of a collection
+that is no literal or constant, PROV None when unknown); a loop's collection may also be
+``{"returns": REF}`` (``index.sources``).  Anything else is None: unknown, never assumed to be input.
 """
 from __future__ import annotations
 
@@ -20,11 +19,11 @@ from boundlint.facts.calls import STDLIB
 from boundlint.index import flags, local_binds
 from boundlint.index.body import _FIELDS, child_fields, walk
 from boundlint.index.returns import returned
+from boundlint.index.sources import returned_by, rows_given
 from boundlint.index.elements import Elements
 from boundlint.index.checks import _rejected_keys, _terminates, measured_key, param_reads, reads_raw_body
 from boundlint.index.shapes import (
-    built_here, own_method, test_module,
-    _failover, _is_const, _is_const_batch, _paced, _shares_pool, _short_sleep, _short_text, dotted,
+    built_here, own_method, test_module, _failover, _is_const, _is_const_batch, _paced, _shares_pool, _short_sleep, _short_text, dotted,
     handed_calls, model_dependency, pool_facts, record_dependency, record_pool, type_refs,
 )
 from boundlint.tables.defaults import LIMITER_WORDS, SLOT_GRABS
@@ -159,12 +158,13 @@ class FunctionReader:
                     elif made is not None:
                         self.out["client_call"] = made
         self.out["returns"] = returned(func, self.params, self.body)
+        self.out["rows"] = rows_given(self.body.returns, self.prov, self._callee)  # data read at run time it hands back
         self.out["reads"] = param_reads(func, self.params, self._callee, self.body)
         if self.out["route"] and reads_raw_body(func, self.params, self.body):
             self.out["raw_body"] = True
         flags.finish(self.out, self.params, self.body.bound, any(dotted(d) == "staticmethod" for d in func.decorator_list))
-        self.out["len_checked"] = sorted(set(self.out["len_checked"]))
-        self.out["size_checked"] = sorted(set(self.out["size_checked"]))
+        for key in ("len_checked", "size_checked"):
+            self.out[key] = sorted(set(self.out[key]))
         return self.out
 
     def _callee(self, call: ast.Call) -> str | None:
@@ -343,7 +343,7 @@ class FunctionReader:
         return self._measured(larger, key) if larger is not None else None
 
     def _loop(self, iterable: ast.AST, line: int) -> dict:
-        src = self.prov(iterable)
+        src = self.prov(iterable) or returned_by(iterable, self._callee)  # a param, data, or a function's result
         bounded = isinstance(iterable, (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Constant)) or (
             isinstance(iterable, ast.Call) and dotted(iterable.func) == "range" and all(_is_const(a) for a in iterable.args))
         name = dotted(iterable)

@@ -20,6 +20,7 @@ from boundlint.analysis.clients import (
 )
 from boundlint.analysis.callbacks import queue_worker
 from boundlint.analysis.context import Context, Loop
+from boundlint.analysis.decorators import wrapping_decorator
 from boundlint.analysis.storms import function_node, iterations_bounded, leaves_on_success, loop_source
 from boundlint.analysis.workers import WorkerSite, worker_index
 from boundlint.rules.base import Example, Rule, short
@@ -54,6 +55,7 @@ class _Candidate:
     qual: str | None  # the function's qualified name, for the project's callers
     sessionless: bool = False  # a one-shot request helper (`requests.get`), not a constructor
     serves_many: bool = False  # the function goes on to serve many items with it: a session per call
+    decorator: str | None = None  # the module-level decorator ``func`` is the wrapper of
 
 
 def note_loop_call(looped: dict[int, list[tuple[str, str, bool, cst.Call]]], node: cst.Call, ctx: Context) -> None:
@@ -100,8 +102,8 @@ class ClientPerItem(Rule):
     counts as its constructor.  A factory in another module of the project
     (`make_client()` from `clients.py`, unless it caches: `@lru_cache`) is
     reported at its own constructor when a caller runs it per item, also
-    through up to two plain calls (a worker that a gather runs per item
-    calls the factory once); the evidence is that chain of callers.  A
+    through plain calls (a worker that a gather runs per item calls the
+    factory once); the evidence is that chain of callers.  A
     client made from a session (`session.client("s3")`,
     `factory().client("s3")`, `SESSION.resource("s3")` in a module that
     imports boto3) is a new client with its own pool on every call, whoever
@@ -109,7 +111,15 @@ class ClientPerItem(Rule):
 
     A constructor in a task a queue runs once per message (`@shared_task`,
     `@app.task`, `@dramatiq.actor`: the `worker-decorators` table) opens
-    one client per message.  Calls reach a function through a module, and
+    one client per message.  So does a constructor on every run of a
+    function whose role is per request (a route, a method of a handler
+    or view class, a gRPC servicer method) or per message (a task-queue
+    actor, a consumer), or of a function such a function calls once per
+    call, in any module: one new client per request or message.  A
+    one-shot request helper there is one request per request, not churn,
+    and a function that goes on to serve many items with its client opens
+    one per run, not per item: neither is reported per request.  Calls
+    reach a function through a module, and
     through an object: a parameter annotated with a project class
     (`client: ApiClient`), an attribute set from one in `__init__`, a local
     instance (`mailer = Mailer()`), an instance a project function gives
@@ -121,10 +131,17 @@ class ClientPerItem(Rule):
     or comprehension, on every pass of a `while` loop that does not pause
     (a consumer's loop: one pass per message), or handed to a pool per item
     (`pool.map(fetch, urls)`, `executor.submit(fetch, u)` in a loop), in the
-    same module or in another one over its own input or over rows a query
-    returns, directly or through up to two plain calls; the evidence names
-    the callers and their lines.  A one-shot request helper that a fan-out runs
-    is BND402's.
+    same module or in another one over its own input, over rows a query
+    returns, or over what a project function returns when it hands back
+    such rows (`for order in changed_orders(since):`, through any chain of
+    such functions), directly or through plain calls (at most six steps
+    in all, the loop included); the evidence names the callers and their
+    lines.  The wrapper of a project decorator (`def with_connection(fn):
+    def wrapper(*a): conn = psycopg2.connect(...); ...; return wrapper`, a
+    decorator factory too) runs on every call of each function it decorates:
+    its constructor is reported when one of them runs per item, per request
+    or per message.  A one-shot request helper that a fan-out runs is
+    BND402's.
 
     ## Why is this bad?
     A client owns a connection pool; building one per item throws the pool
@@ -267,8 +284,9 @@ class ClientPerItem(Rule):
         """Keep a construction that runs once per call of its function: judged when the module's callers are known."""
         func = function_node(ctx)
         if func is not None and not returned_later(node, ctx, func):
-            self._candidates.append(_Candidate(node, func, kind, ctx.function_qualname(), sessionless,
-                                               serves_many(node, ctx, func)))
+            qual = ctx.function_qualname()
+            self._candidates.append(_Candidate(node, func, kind, qual, sessionless, serves_many(node, ctx, func),
+                                               wrapping_decorator(ctx) if qual is None else None))
 
     def leave_Module(self, node: cst.Module, ctx: Context) -> None:
         index = worker_index(ctx)
@@ -292,23 +310,53 @@ class ClientPerItem(Rule):
                 chain = (f"`{caller}()` calls `{_func_name(c.func)}()` {each} ({ctx.where(at)})",)
                 self.report(c.call, chain, call=call, kind=c.kind,
                             where=f"in `{_func_name(c.func)}`, which `{caller}` calls {each}", reached=_CONNECTION)
-            elif c.qual is not None and ctx.project and site is None:
-                # a sessionless helper fanned out by another module is BND402's
-                chain = ctx.project.ask("per_item_through", ctx.project.ref(None, c.qual), not c.serves_many,
-                                        False if c.sessionless else None)
-                if chain:
-                    where = f"in `{_func_name(c.func)}`, which another module calls per item"
-                    self.report(c.call, chain, call=call, kind=c.kind, where=where, volume=("unknown", chain[0]),
+            elif site is None and ctx.project and (c.qual is not None or c.decorator is not None):
+                found = _through(c, ctx)
+                if found:
+                    self.report(c.call, found[0], call=call, kind=c.kind, where=found[1], volume=("unknown", found[0][0]),
                                 reached=_CONNECTION)
         for call_node, func, kind, qual in self._factories if ctx.project else ():
-            chain = ctx.project.ask("per_item_through", ctx.project.ref(None, qual))
+            ref = ctx.project.ref(None, qual)
+            chain = ctx.project.ask("per_item_through", ref)
+            where = f"in `{_func_name(func)}`, which another module runs per item"
+            if not chain:
+                chain = ctx.project.ask("per_run_through", ref)
+                where = f"in `{_func_name(func)}`, {_per_run(chain)}"
             if chain:
-                self.report(call_node, chain, call=short(call_node.func) + "(...)", kind=kind,
-                            where=f"in `{_func_name(func)}`, which another module runs per item",
+                self.report(call_node, chain, call=short(call_node.func) + "(...)", kind=kind, where=where,
                             volume=("unknown", chain[0]), reached=_CONNECTION)
         self._candidates.clear()
         self._looped.clear()
         self._factories.clear()
+
+
+def _through(c: _Candidate, ctx: Context) -> tuple[list[str], str] | None:
+    """``(chain, where)`` when the project runs the function of candidate *c* once per item (its callers, or
+    for a decorator's wrapper the functions it decorates), or, for a constructor a function does not go on
+    to use for many items, once per request or message; else None."""
+    name, project = _func_name(c.func), ctx.project
+    passes, fanout = not c.serves_many, False if c.sessionless else None  # a sessionless helper fanned out is BND402's
+    if c.qual is not None:
+        ref = project.ref(None, c.qual)
+        chain = project.ask("per_item_through", ref, passes, fanout)
+        where = f"in `{name}`, which another module calls per item"
+    else:
+        ref = project.ref(None, c.decorator)
+        chain = project.ask("per_item_wrapped", ref, passes, fanout)
+        where = f"in `{name}`, which `@{c.decorator}` runs on every call of a function run per item"
+    if chain:
+        return chain, where
+    if c.sessionless or c.serves_many:
+        return None  # one request per request is no churn; a session serving many items is one per run
+    chain = project.ask("per_run_through", ref) if c.qual is not None else project.ask(
+        "per_item_wrapped", ref, False, None, True)
+    return (chain, f"in `{name}`, {_per_run(chain)}") if chain else None
+
+
+def _per_run(chain: list[str] | None) -> str:
+    """How often a function that ``per_run_through`` answered *chain* for runs, in words."""
+    unit = "message" if chain and "runs once per message" in chain[0] else "request"
+    return f"which runs once per {unit}"
 
 
 def _kind(factory: str) -> str:

@@ -10,7 +10,7 @@ By question: ``limits`` (limiters, length checks, client factories, pauses,
 batches), ``config`` (settings, returns, constructions), ``requests`` (which
 classes endpoints take and which fields they read or check), ``rejects``
 (functions that reject an oversized argument), ``callers`` (what callers pass,
-fan-outs over calls), ``dependency`` (dependency calls, failures, pools), ``overrides`` (what subclasses put in a placeholder method), ``installed`` (rows only operators add);
+fan-outs over calls), ``reach`` (whether a function runs per item: a fixpoint over the call graph), ``dependency`` (dependency calls, failures, pools), ``overrides`` (what subclasses put in a placeholder method), ``installed`` (rows only operators add);
 ``index.once`` answers whether only once-contexts call a function, ``index.service`` whether one runs until
 cancelled.
 """
@@ -21,7 +21,7 @@ from typing import Callable
 from boundlint.index.once import once_callers
 from boundlint.index.service import runs_forever
 from boundlint.index.queries.callers import (
-    callee_at, given, iterates, passed, per_item_callers, per_item_through, size_checked, sized_by_callers, spawn_sources, spawned_dependency,
+    callee_at, given, iterates, passed, per_item_callers, size_checked, sized_by_callers, spawn_sources, spawned_dependency,
 )
 from boundlint.index.queries.config import calls_of, configured, constructed, returns, signal
 from boundlint.index.queries.dependency import defined, dependency, failing_dependency, instance_of, pooled
@@ -30,6 +30,7 @@ from boundlint.index.queries.limits import (
     batches, client_factory, entered, fails_fast, len_checked, limiter, paces_failure, pauses,
 )
 from boundlint.index.queries.named import named_elsewhere
+from boundlint.index.queries.reach import per_item_through, per_item_wrapped, per_run_through
 from boundlint.index.queries.overrides import overrides
 from boundlint.index.queries.state import state_input
 from boundlint.index.queries.wrapped import wrapped_limiter
@@ -47,6 +48,7 @@ QUERIES: dict[str, Callable] = {
     "passed": passed, "signal": signal, "calls_of": calls_of, "defined": defined,
     "once_callers": once_callers, "operator_rows": operator_rows, "named_elsewhere": named_elsewhere,
     "overrides": overrides, "state_input": state_input, "per_item_through": per_item_through,
+    "per_item_wrapped": per_item_wrapped, "per_run_through": per_run_through,
     "wrapped_limiter": wrapped_limiter, "runs_forever": runs_forever, "given": given,
     "entered": entered,
 }

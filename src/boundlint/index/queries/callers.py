@@ -6,6 +6,7 @@ from boundlint.index.queries.common import _DEPTH
 from boundlint.index.queries.dependency import dependency
 from boundlint.index.queries.limits import limiter
 from boundlint.index.queries.rejects import _param_at, _rejects
+from boundlint.index.queries.rows import gives_rows
 from boundlint.index.queries.state import shared_state
 
 def _input_chain(index: ProjectIndex, entry, func: str, key: str, depth: int, seen: frozenset) -> list[str] | None:
@@ -179,11 +180,14 @@ def _per_item(index: ProjectIndex, ref: str, passes: bool, fanout: bool | None, 
             if passes and not loop.get("paced"):
                 return [f"`{caller}()` calls `{name}()` on every pass of a `while` loop that does not pause ({where})"]
             continue
-        if loop["src"] is None:
-            continue  # volume must come from the caller's input: a loop over its own lookups is not evidence
+        src = loop["src"]
+        data = gives_rows(index, src["returns"]) if src is not None and "returns" in src else None
+        if src is None or ("returns" in src and not data):
+            continue  # volume must come from the caller's input or data read at run time, not its own lookups
+        origin = [f"`{src['text']}` returns data read at run time: {data}"] if data else []
         if loop.get("via"):
-            return [f"`{caller}()` runs `{name}()` per item of `{loop['text']}` through `{loop['via']}` ({where})"]
-        return [f"`{caller}()` calls `{name}()` per item of `{loop['text']}` ({where})"]
+            return [*origin, f"`{caller}()` runs `{name}()` per item of `{loop['text']}` through `{loop['via']}` ({where})"]
+        return [*origin, f"`{caller}()` calls `{name}()` per item of `{loop['text']}` ({where})"]
     return None
 
 
@@ -192,46 +196,6 @@ def size_checked(index: ProjectIndex, ref: str, position: int | str = 0, depth: 
     not counted; or the argument passed by that keyword) once its length or serialised size is too large,
     itself or through a helper it passes that argument to (``validate(v)`` -> ``check_size(v, MAX)``); else None."""
     return _rejects(index, ref, position, depth)
-
-
-_THROUGH = 2  # levels of plain calls followed up to a caller that runs per item
-
-
-def per_item_through(index: ProjectIndex, ref: str, passes: bool = False, fanout: bool | None = None,
-                     own_module: bool = False) -> list[str] | None:
-    """A chain when *ref* runs once per item of input, called by another module: ``per_item_callers``,
-    or called once per call by a project function (any module) that itself runs per item, up to
-    ``_THROUGH`` levels (``resolve_one()`` calls the factory once and a gather runs it per domain).
-    *passes* and *fanout* as for ``per_item_callers``, at every level; with *own_module*, callers in
-    *ref*'s own module count too (for work its own module's judgement does not see from the loop).
-
-    Answer: the steps outermost first, e.g. ``["`resolve_many()` runs `resolve_one()` per item of
-    `domains` through `asyncio.gather` (app/resolver.py:15)", "`resolve_one()` calls `new_client()`
-    (app/resolver.py:8)"]``; None when not shown.
-    """
-    return _per_item(index, ref, passes, fanout, own_module) or _through(index, ref, _THROUGH, frozenset(), passes,
-                                                                         fanout, first=not own_module)
-
-
-def _through(index: ProjectIndex, ref: str, levels: int, seen: frozenset, passes: bool = False,
-             fanout: bool | None = None, first: bool = False) -> list[str] | None:
-    found = index.function(ref)
-    if found is None or levels == 0:
-        return None
-    entry, name, _facts = found
-    key = f"{index.canonical(entry)}.{name}"
-    for caller_entry, caller, call in index.reverse()["callers"].get(key, ()):
-        caller_ref = f"{index.canonical(caller_entry)}.{caller}"
-        if first and caller_entry is entry:
-            continue  # the module's own callers are judged where they are
-        if call["loop"] is not None or caller_ref in seen or caller_ref == key:
-            continue  # a call in a loop is per_item_callers' to judge; a bounded loop shows nothing
-        step = f"`{caller}()` calls `{name.rsplit('.', 1)[-1]}()` ({index.where(caller_entry, call['line'])})"
-        up = _per_item(index, caller_ref, passes, fanout, own_module=True) \
-            or _through(index, caller_ref, levels - 1, seen | {key}, passes, fanout)
-        if up:
-            return [*up, step]
-    return None
 
 
 def callee_at(index: ProjectIndex, ref: str, line: int, col: int) -> str | None:

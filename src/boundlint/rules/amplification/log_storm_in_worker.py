@@ -41,7 +41,7 @@ class LogStormInWorker(Rule):
     (`raise self.retry(exc=exc, countdown=60)` in a bound task).  A function
     that another module of the project runs per item counts too: called in
     an unbounded loop over its caller's input or over rows a query returns,
-    or fanned out there, directly or through up to two plain calls (the
+    or fanned out there, directly or through plain calls (the
     evidence is that chain); also one called on every pass of a `while`
     loop that does not pause, when the handler returns at once (the loop
     then spins on the failing dependency: BND303 reports the loop).  Not

@@ -1,0 +1,1 @@
+"""Flux-site mirror: arq job that copies every site archive of a snapshot (case db01)."""

@@ -1,0 +1,1 @@
+"""Archive restore service on aiohttp.web (case db03)."""

@@ -1,0 +1,1 @@
+"""Personal knowledge store: encrypted domain segments (case db04)."""

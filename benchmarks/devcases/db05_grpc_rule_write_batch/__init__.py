@@ -1,0 +1,1 @@
+"""Edge rule distribution: gRPC Write of table updates (case db05)."""

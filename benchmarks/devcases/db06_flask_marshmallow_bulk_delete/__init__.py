@@ -1,0 +1,1 @@
+"""Profile store: bulk delete by ids, Flask + webargs/marshmallow (case db06)."""

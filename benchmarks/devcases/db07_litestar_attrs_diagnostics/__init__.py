@@ -1,0 +1,1 @@
+"""Environment doctor API on Litestar with attrs request bodies (case db07)."""

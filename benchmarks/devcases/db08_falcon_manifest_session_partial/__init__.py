@@ -1,0 +1,1 @@
+"""Blob manifest verifier on Falcon (case db08)."""

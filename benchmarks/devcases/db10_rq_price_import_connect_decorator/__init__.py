@@ -1,0 +1,1 @@
+"""Supplier price-list import as an RQ job (case db10)."""

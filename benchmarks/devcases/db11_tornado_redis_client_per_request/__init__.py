@@ -1,0 +1,1 @@
+"""Listing cache in front of the catalog, on Tornado (case db11)."""

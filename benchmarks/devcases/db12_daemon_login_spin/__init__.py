@@ -1,0 +1,1 @@
+"""Home-alarm event bridge daemon (case db12)."""

@@ -1,0 +1,1 @@
+"""Search reindexer: Huey periodic task feeding Elasticsearch (case db13)."""

@@ -1,0 +1,1 @@
+"""Telemetry bridge: NATS JetStream pull consumer forwarding to Kafka (case db14)."""

@@ -1,0 +1,22 @@
+# Incident: quixio/quix-streams #264 - every "all brokers down" error was logged, flooding logs
+# while Kafka was unavailable (fixed by not logging each one).
+# Hazard: each fetched batch (up to 200 messages) is handed message by message to
+# Forwarder.forward (forwarder.py), which logs a warning per message when Kafka fails.
+"""Pull loop."""
+import nats
+from nats.errors import TimeoutError as NatsTimeout
+
+from .forwarder import Forwarder
+
+
+async def run(nats_url: str, forwarder: Forwarder) -> None:
+    nc = await nats.connect(nats_url)
+    js = nc.jetstream()
+    sub = await js.pull_subscribe("telemetry.>", durable="kafka-bridge")
+    while True:
+        try:
+            batch = await sub.fetch(200, timeout=5)
+        except NatsTimeout:
+            continue
+        for msg in batch:
+            await forwarder.forward(msg)

@@ -1,0 +1,3 @@
+"""Request and concurrency limits."""
+MAX_SEGMENTS = 50
+LOAD_CONCURRENCY = 8
