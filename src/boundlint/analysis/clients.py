@@ -16,7 +16,8 @@ import libcst as cst
 from boundlint import tables
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.limits import iter_nodes
-from boundlint.analysis.storms import leaves_on_success, paced
+from boundlint.analysis.pauses import paced
+from boundlint.analysis.storms import leaves_on_success
 from boundlint.analysis.names import dotted
 
 # The default table (``boundlint tables client-constructors``); judgement reads ``client_factories(ctx)``.

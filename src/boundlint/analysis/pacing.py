@@ -19,12 +19,12 @@ import libcst as cst
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.limits import iter_nodes
 from boundlint.analysis.names import dotted
-from boundlint.analysis.storms import pause_call, sleep_call
+from boundlint.analysis.pauses import pause_call, sleep_call
 from boundlint.facts.walk import binding_targets
 
 
 def pauses_in(loop: Loop, ctx: Context) -> list[cst.Call]:
-    """The pause calls (see ``storms.pause_call``) in *loop*'s test and body, in source order; nested defs excluded.
+    """The pause calls (see ``pauses.pause_call``) in *loop*'s test and body, in source order; nested defs excluded.
 
     Not in a ``for`` loop's iterable nor its ``else``: they run once, not per round.
     """

@@ -9,8 +9,7 @@
 - ``loop_storm_limit``: why a log call there does not repeat per failed
   iteration (a counter, sampling or once-only guard, an exit right after it,
   a retry or fallback loop, a pause);
-- ``pause_call`` / ``paced`` / ``retry_decorated``: sleeps, ``Event.wait``
-  with a timeout and retry decorators, for BND303 as well;
+- ``retry_decorated``: retry decorators, for BND303 as well (pauses: ``pauses``);
 - ``leaves_on_success`` / ``try_stops_loop``: retry and fallback loops.
 """
 from __future__ import annotations
@@ -26,15 +25,12 @@ from boundlint.analysis import limits
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.loop_exits import stops_condition
 from boundlint.analysis.names import dotted
+from boundlint.analysis import pacing
+from boundlint.analysis.pauses import call_name as _call_name, paced
 
-_MIN_PAUSE = 0.1  # seconds: a shorter constant sleep does not pace a failing loop
 _RETRY_DECORATOR_MODULES = ("tenacity", "backoff", "stamina", "retrying", "retry", "async_retrying", "aioretry")
 _RETRY_DECORATOR_NAMES = frozenset({"retry", "on_exception", "on_predicate", "retry_async", "retry_context", "retrying"})
 _MUTATORS = frozenset({"add", "append", "update", "setdefault", "incr", "increment", "inc", "discard", "remove", "clear"})
-
-
-def _call_name(call: cst.Call, ctx: Context) -> str:
-    return ctx.qualname(call.func) or dotted(call.func) or ""
 
 
 # -- where the log call sits ---------------------------------------------------------
@@ -326,70 +322,8 @@ def exits_after(ctx: Context, start: cst.CSTNode) -> bool:
     return False
 
 
-def sleep_call(call: cst.Call, ctx: Context) -> bool:
-    """True for a sleep or backoff call, whatever its length (the ``sleeps`` table, ``self._sleep(...)``)."""
-    name = _call_name(call, ctx)
-    return name in tables.table("sleeps", ctx.settings) or name.rsplit(".", 1)[-1] in (
-        "sleep", "_sleep", "sleep_until", "backoff", "_backoff", "wait_backoff")
-
-
-def pause_call(call: cst.Call, ctx: Context) -> bool:
-    """True for a call that waits before the next attempt.
-
-    A sleep of at least 0.1 s or of a computed length, ``Event.wait(timeout)``
-    and other ``wait...(timeout)`` methods, ``asyncio.wait_for``, a reconnect
-    that backs off while the connection fails (table ``reconnect-calls``).
-    """
-    name = _call_name(call, ctx)
-    short = name.rsplit(".", 1)[-1]
-    if sleep_call(call, ctx):
-        args = [a for a in call.args if a.star == ""]
-        if not args:
-            return True
-        value = args[0].value
-        if isinstance(value, (cst.Integer, cst.Float)):
-            return float(value.value.replace("_", "")) >= _MIN_PAUSE
-        return True
-    if short.startswith("wait") and isinstance(call.func, cst.Attribute):
-        # Event.wait(timeout), Condition.wait(timeout), pool.wait_for_connection(timeout=...)
-        return any(a.star == "" for a in call.args)
-    if name in ("asyncio.wait_for", "anyio.fail_after", "anyio.move_on_after"):
-        return True
-    if short in tables.table("reconnect-calls", ctx.settings) and isinstance(call.func, cst.Attribute):
-        return _retry_policy(call, ctx)  # retries the connection with a growing interval while it fails
-    if ctx.project and isinstance(call.func, (cst.Name, cst.Attribute)) and ctx.resolve_callable(call.func) is None:
-        ref = ctx.project_ref(call.func)  # a backoff helper from another module of the project
-        return ref is not None and bool(ctx.project.ask("pauses", ref))
-    return False
-
-
-_RETRY_KEYWORDS = frozenset({"errback", "max_retries", "interval_start", "interval_step", "interval_max"})
-
-
-def _retry_policy(call: cst.Call, ctx: Context) -> bool:
-    """True when a ``reconnect-calls`` call is given its retry policy: an error callback the code defines
-    (``ensure_connection(on_error, retries)``) or a retry keyword; a same-named method that takes a
-    connection (``pool.ensure_connection(conn)``) or nothing (Django's) does not back off."""
-    if any(a.keyword is not None and a.keyword.value in _RETRY_KEYWORDS for a in call.args):
-        return True
-    first = next((a.value for a in call.args if a.keyword is None and a.star == ""), None)
-    return first is not None and ctx.resolve_callable(first) is not None
-
-
-def paced(nodes: Iterable[cst.CSTNode], ctx: Context) -> bool:
-    """True when a pause (see ``pause_call``) runs somewhere under *nodes* (nested defs excluded)."""
-    for root in nodes:
-        for node in _nodes(root):
-            if isinstance(node, cst.Call) and pause_call(node, ctx):
-                return True
-    return False
-
-
-
-
 def loop_pacing(loop: Loop, handler: cst.ExceptHandler, ctx: Context) -> bool:
     """True when a failed iteration of *loop* waits: a pause in *handler*, in the loop's test, an iterator that backs off (``async for ws in websockets.connect(uri)``), or a pause elsewhere in the loop that runs after the failure (``pacing.on_failing_path``: not one at the end of the ``try``, in its ``else``, after a handler that ``continue``s, or under an ``if`` that holds only on success)."""
-    from boundlint.analysis import pacing  # pacing asks pause_call of this module
 
     if paced([handler.body], ctx):
         return True

@@ -180,6 +180,11 @@ DEFAULTS: dict[str, tuple[str, tuple[str, ...], str | None]] = {
          "list_objects_v2", "receive_messages", "xread", "xreadgroup", "xrange", "lrange", "smembers", "scan_iter",
          "getmany", "find"),
         None),
+    "enum-bases": (
+        "Base classes that make a class an enum, a closed set of members (matched by last name, through any "
+        "chain of the project's own bases): a loop over its members is bounded, a field typed with it holds one.",
+        ("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum", "TextChoices", "IntegerChoices"),
+        None),
     "backoff-iterators": (
         "Iterators that wait with backoff before each new round.",
         ("websockets.connect", "websockets.client.connect", "websockets.asyncio.client.connect",

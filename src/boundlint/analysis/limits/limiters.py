@@ -34,7 +34,8 @@ def is_limiter(expr: cst.BaseExpression, ctx: Context, params: dict[str, cst.Par
         if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("acquire", "limit", "throttle"):
             return is_limiter(expr.func.value, ctx, params, depth + 1)
         return (_kept_limiter(expr.func, ctx) or _held_around_yield(expr.func, ctx)
-                or project_limiter(expr.func, ctx) is not None or _entered_class(expr.func, ctx))
+                or project_limiter(expr.func, ctx) is not None or _entered_class(expr.func, ctx)
+                or _built_by_project(expr.func, ctx))
     if isinstance(expr, (cst.Name, cst.Attribute)):
         shared = _project_instance_limiter(expr, ctx)
         if shared is not None:
@@ -57,6 +58,13 @@ def is_limiter(expr: cst.BaseExpression, ctx: Context, params: dict[str, cst.Par
                 return any(is_limiter(v, ctx, params, depth + 1) for v in values)
         return bool(LIMITER_WORDS.search(expr.attr.value))
     return False
+
+
+def _built_by_project(func: cst.BaseExpression, ctx: Context) -> bool:
+    """``make_limiter()``: a project function, in this module or another, that builds and returns a new
+    limiter (``index.queries.limits.builds_limiter``); the value is one limiter wherever it is kept."""
+    ref = ctx.project_ref(func) if ctx.project else None
+    return ref is not None and bool(ctx.project.ask("builds_limiter", ref))
 
 
 def _kept_limiter(func: cst.BaseExpression, ctx: Context) -> bool:
@@ -270,12 +278,13 @@ def _limit_below(target: cst.FunctionDef, ctx: Context, depth: int = 0) -> Limit
 
 
 def _limiter_constructor(expr: cst.BaseExpression, ctx: Context) -> bool:
-    """True for a call that builds a limiter: a known limiter type, or a project class whose entry takes a slot."""
+    """True for a call that builds a limiter: a known limiter type, a project class whose entry takes a slot,
+    or a project function that builds and returns one."""
     if not isinstance(expr, cst.Call):
         return False
     q = ctx.qualname(expr.func) or dotted(expr.func) or ""
     return (q in tables.table("limiters", ctx.settings) or q.rsplit(".", 1)[-1] in tables.table("limiter-class-names", ctx.settings)
-            or _entered_class(expr.func, ctx))
+            or _entered_class(expr.func, ctx) or _built_by_project(expr.func, ctx))
 
 
 def _entered_class(func: cst.BaseExpression, ctx: Context) -> bool:

@@ -8,6 +8,7 @@ import libcst as cst
 
 from boundlint import tables
 from boundlint.analysis.context import Context, Fill, Loop, empty_collection, fills_since_empty
+from boundlint.analysis.enums import is_enum_class
 from boundlint.analysis.limits.callers import callers_size_chain
 from boundlint.analysis.names import dotted
 from boundlint.analysis.walk import (
@@ -254,8 +255,7 @@ def _name_limit(expr: cst.Name, ctx: Context, depth: int) -> str | None:
     param = ctx.lookup_param(expr.value)
     if param is not None and param.star == "*":
         return Limit(CALLER_ARGS, "the caller's arguments")
-    cls = ctx.index.classes.get(expr.value)
-    if cls is not None and any(dotted(b.value) in ("Enum", "enum.Enum", "IntEnum", "StrEnum", "enum.IntEnum") for b in cls.bases):
+    if is_enum_class(expr, ctx):  # a class of this module or the project whose bases lead to Enum
         return Limit(ENUM, "enum members")
     if is_upper(expr.value) and ctx.lookup_param(expr.value) is None:
         return Limit(CONSTANT, "a constant")

@@ -12,6 +12,7 @@ from typing import Iterable
 import libcst as cst
 
 from boundlint.analysis.context import Context
+from boundlint.analysis.enums import is_enum_class
 from boundlint.analysis.models.lengths import function_checks_len
 from boundlint.analysis.models.syntax import _not_none, _text, kwarg, positional, short_name
 from boundlint.analysis.names import dotted
@@ -24,7 +25,6 @@ COLLECTION_TYPES = frozenset({
 })
 _TYPING_MODULES = ("typing.", "collections.", "builtins.")
 SET_TYPES = frozenset({"set", "Set", "frozenset", "FrozenSet", "AbstractSet", "MutableSet"})
-_ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"})
 MAPPING_TYPES = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "DefaultDict", "defaultdict", "OrderedDict", "Counter"})
 # Value types of a free-form JSON object (``dict[str, Any]``): such fields are not judged.
 OPAQUE_VALUE_TYPES = frozenset({"Any", "object", "JsonValue", "Json", "JSON", "JSONValue", "JsonType", "JSONType"})
@@ -176,16 +176,12 @@ def finite_type(expr: cst.BaseExpression, ctx: Context, depth: int = 0) -> bool:
     if isinstance(expr, cst.Name):
         if expr.value in ("bool", "None"):
             return True
-        cls = ctx.index.classes.get(expr.value)
-        if cls is not None:
-            return any(short_name(b.value, ctx) in _ENUM_BASES for b in cls.bases)
+        if expr.value in ctx.index.classes:
+            return is_enum_class(expr, ctx)
         value = expand_alias(expr, ctx)
         if value is not expr:
             return finite_type(value, ctx, depth + 1)
-    if isinstance(expr, (cst.Name, cst.Attribute)) and ctx.project:
-        ref = ctx.project_ref(expr)  # an enum imported from another module of the project
-        return ref is not None and bool(ctx.project.ask("is_enum", ref))
-    return False
+    return isinstance(expr, (cst.Name, cst.Attribute)) and is_enum_class(expr, ctx)  # also one another module defines
 
 
 def _opaque(expr: cst.BaseExpression, ctx: Context) -> bool:

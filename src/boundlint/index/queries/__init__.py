@@ -27,7 +27,7 @@ from boundlint.index.queries.config import calls_of, configured, constructed, re
 from boundlint.index.queries.dependency import defined, dependency, failing_dependency, instance_of, pooled
 from boundlint.index.queries.installed import operator_rows
 from boundlint.index.queries.limits import (
-    batches, client_factory, entered, fails_fast, len_checked, limiter, paces_failure, pauses,
+    batches, builds_limiter, client_factory, entered, fails_fast, len_checked, limiter, paces_failure, pauses,
 )
 from boundlint.index.queries.named import named_elsewhere
 from boundlint.index.queries.reach import per_item_through, per_item_wrapped, per_run_through
@@ -50,5 +50,5 @@ QUERIES: dict[str, Callable] = {
     "overrides": overrides, "state_input": state_input, "per_item_through": per_item_through,
     "per_item_wrapped": per_item_wrapped, "per_run_through": per_run_through,
     "wrapped_limiter": wrapped_limiter, "runs_forever": runs_forever, "given": given,
-    "entered": entered,
+    "entered": entered, "builds_limiter": builds_limiter,
 }

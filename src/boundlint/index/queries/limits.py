@@ -1,6 +1,7 @@
-"""Limits a callee shows: limiters entered, length checks, client factories, pauses, fixed-size batches."""
+"""Limits a callee shows: limiters entered or built, length checks, client factories, pauses, fixed-size batches."""
 from __future__ import annotations
 
+from boundlint import tables
 from boundlint.index.project import ProjectIndex
 from boundlint.index.queries.common import _DEPTH
 from boundlint.index.queries.dependency import dependency
@@ -29,6 +30,19 @@ def limiter(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
         if hit:
             return hit
     return _limiter_below(index, facts) if depth == 0 else None
+
+
+def builds_limiter(index: ProjectIndex, ref: str) -> str | None:
+    """``"`anyio.CapacityLimiter(...)` from `make_limiter` (path:line)"`` when the project function *ref*
+    builds and returns a new limiter (``return anyio.CapacityLimiter(N)``: the ``limiters`` and
+    ``limiter-class-names`` tables): what a caller keeps of it (``self._limiter = make_limiter()``
+    in ``__init__``) is one limiter its tasks share; None otherwise."""
+    found = index.function(ref)
+    made = found[2].get("client_call") if found is not None else None
+    if not made or not (made in tables.table("limiters") or made.rsplit(".", 1)[-1] in tables.table("limiter-class-names")):
+        return None
+    entry, name, facts = found
+    return f"`{made.rsplit('.', 1)[-1]}(...)` from `{name}` ({index.where(entry, facts['line'])})"
 
 
 def entered(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:

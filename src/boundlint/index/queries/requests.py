@@ -1,6 +1,7 @@
 """Request shape: which classes endpoints take, nest or check, and which fields they read."""
 from __future__ import annotations
 
+from boundlint import tables
 from boundlint.index.project import ProjectIndex
 from boundlint.index.queries.rejects import _callee, _param_at, _rejects
 from boundlint.index.shapes import test_module
@@ -203,7 +204,6 @@ def _base_keys(index: ProjectIndex) -> set[str]:
     return found
 
 
-_ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"})
 
 
 def is_enum(index: ProjectIndex, ref: str, depth: int = 0) -> bool:
@@ -212,4 +212,5 @@ def is_enum(index: ProjectIndex, ref: str, depth: int = 0) -> bool:
     if found is None or found[0] != "class" or depth > 8:
         return False
     bases = found[1].summary["classes"][found[2]]["bases"]
-    return any(base in _ENUM_BASES or is_enum(index, base, depth + 1) for base in bases)
+    enums = tables.table("enum-bases")
+    return any(base.rsplit(".", 1)[-1] in enums or is_enum(index, base, depth + 1) for base in bases)

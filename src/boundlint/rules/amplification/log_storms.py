@@ -9,7 +9,8 @@ from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.limits import iter_nodes
 from boundlint.analysis.names import dotted
 from boundlint.analysis.failure_results import FailureBranch, fanout_results_bounded
-from boundlint.analysis.storms import exits_after, guarded, iterations_bounded, loop_storm_limit, paced
+from boundlint.analysis.pauses import paced
+from boundlint.analysis.storms import exits_after, guarded, iterations_bounded, loop_storm_limit
 from boundlint.rules.prefilter import AnyOf, Literals, Words
 from boundlint.rules.amplification.retry_without_backoff import _PROMPTS, spinning_retry
 

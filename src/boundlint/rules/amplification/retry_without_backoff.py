@@ -9,7 +9,8 @@ from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.limits import iter_nodes
 from boundlint.analysis.names import dotted
 from boundlint.analysis.pacing import skipped_pause
-from boundlint.analysis.storms import iterations_bounded, paced, retry_decorated, try_stops_loop
+from boundlint.analysis.pauses import paced
+from boundlint.analysis.storms import iterations_bounded, retry_decorated, try_stops_loop
 from boundlint.analysis.walk import children
 from boundlint.facts.dependency import caught
 from boundlint.rules.base import Example, Rule, short
