@@ -163,8 +163,10 @@ def per_item_callers(index: ProjectIndex, ref: str, passes: bool = False, fanout
     return _per_item(index, ref, passes, fanout, own_module=False)
 
 
-def _per_item(index: ProjectIndex, ref: str, passes: bool, fanout: bool | None, own_module: bool) -> list[str] | None:
-    """``per_item_callers``; with *own_module*, callers in *ref*'s own module count too."""
+def _per_item(index: ProjectIndex, ref: str, passes: bool, fanout: bool | None, own_module: bool,
+              unawaited: bool = False) -> list[str] | None:
+    """``per_item_callers``; with *own_module*, callers in *ref*'s own module count too; with *unawaited*,
+    only calls whose result the caller does not await (a task the callee hands back stays running)."""
     found = index.function(ref)
     if found is None:
         return None
@@ -173,7 +175,8 @@ def _per_item(index: ProjectIndex, ref: str, passes: bool, fanout: bool | None, 
         if caller_entry is entry and (not own_module or caller == name):
             continue  # the module's own loops are judged where they are, with all they show; recursion is no loop
         loop = call["loop"]
-        if loop is None or loop["bounded"] or (fanout is not None and bool(loop.get("via")) != fanout):
+        if loop is None or loop["bounded"] or (fanout is not None and bool(loop.get("via")) != fanout) \
+                or (unawaited and call.get("awaited")):
             continue
         where = index.where(caller_entry, call["line"])
         if loop["text"] == "while":

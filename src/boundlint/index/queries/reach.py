@@ -24,13 +24,14 @@ REACH_STEPS = 6  # the longest chain, in steps, that makes a function run per it
 
 
 def per_item_through(index: ProjectIndex, ref: str, passes: bool = False, fanout: bool | None = None,
-                     own_module: bool = False) -> list[str] | None:
+                     own_module: bool = False, unawaited: bool = False) -> list[str] | None:
     """A chain when the project function *ref* runs once per item of input: a caller in another module
     runs it per item (``per_item_callers``), or it is called once per call, through any number of plain
     calls in any module (up to ``REACH_STEPS`` steps in all), by a function that runs per item.
     *passes* and *fanout* as for ``per_item_callers``, at every level; with *own_module*, a loop in
     *ref*'s own module that calls it directly counts too (for work its own module's judgement does not
-    see from the loop; without it that loop is the module's own rule's to report).
+    see from the loop; without it that loop is the module's own rule's to report).  With *unawaited*,
+    only calls of *ref* whose result the caller does not await count (*ref* hands back a running task).
 
     Answer: the steps outermost first, e.g. ``["`resolve_many()` runs `resolve_one()` per item of
     `domains` through `asyncio.gather` (app/resolver.py:15)", "`resolve_one()` calls `new_client()`
@@ -39,14 +40,14 @@ def per_item_through(index: ProjectIndex, ref: str, passes: bool = False, fanout
     found = index.function(ref)
     if found is None:
         return None
-    direct = _per_item(index, ref, passes, fanout, own_module)
+    direct = _per_item(index, ref, passes, fanout, own_module, unawaited)
     if direct:
         return direct
     entry, name, _facts = found
     key = f"{index.canonical(entry)}.{name}"
     reach = _reach(index, ("loop", passes, fanout))
     best: list[str] | None = None
-    for caller_key, step in _plain_callers(index, key, name):
+    for caller_key, step in _plain_callers(index, key, name, unawaited):
         up = reach.get(caller_key)
         if up is None or key in up[1] or len(up[0]) >= REACH_STEPS:
             continue  # a chain through *ref* itself is recursion, not a caller's loop
@@ -55,13 +56,13 @@ def per_item_through(index: ProjectIndex, ref: str, passes: bool = False, fanout
     return best
 
 
-def _plain_callers(index: ProjectIndex, key: str, name: str) -> list[tuple[str, str]]:
+def _plain_callers(index: ProjectIndex, key: str, name: str, unawaited: bool = False) -> list[tuple[str, str]]:
     """``(caller key, evidence step)`` for each call of the function *key* (qualname *name*) outside a
-    loop, by another function, in the order the index lists them."""
+    loop, by another function, in the order the index lists them (with *unawaited*, not awaited ones)."""
     out = []
     for caller_entry, caller, call in index.reverse()["callers"].get(key, ()):
         caller_key = f"{index.canonical(caller_entry)}.{caller}"
-        if call["loop"] is not None or caller_key == key:
+        if call["loop"] is not None or caller_key == key or (unawaited and call.get("awaited")):
             continue  # a call in a loop is per_item_callers' to judge; recursion is no caller
         out.append((caller_key, f"`{caller}()` calls `{name}()` "
                                 f"({index.where(caller_entry, call['line'])})"))

@@ -28,6 +28,43 @@ def _awaits_before(func: cst.CSTNode, spawn: cst.Call) -> bool:
     return False
 
 
+def _handed_back(func: cst.CSTNode, ctx: Context) -> bool:
+    """True when the spawn being visited hands its task out of *func* still running: returned
+    (``return asyncio.create_task(c)``), kept in a collection (``self._tasks.append(create_task(c))``),
+    or bound to a name that *func* returns or keeps and never awaits (``task = create_task(c)``)."""
+    parent = ctx.parent()
+    if isinstance(parent, cst.Return):
+        return True
+    if isinstance(parent, cst.Arg):
+        held = ctx.parent(2)
+        return isinstance(held, cst.Call) and isinstance(held.func, cst.Attribute) \
+            and held.func.attr.value in ("append", "add") and isinstance(ctx.parent(3), cst.Expr)
+    if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
+        return False
+    name = parent.targets[0].target.value
+    stack, kept = [func.body], False
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Await) and any(isinstance(n, cst.Name) and n.value == name for n in _names(node)):
+            return False  # awaited here: the call waits for its own task
+        if isinstance(node, cst.Return) and isinstance(node.value, cst.Name) and node.value.value == name:
+            kept = True
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("append", "add") \
+                and any(isinstance(a.value, cst.Name) and a.value.value == name for a in node.args):
+            kept = True
+        if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            stack.extend(node.children)
+    return kept
+
+
+def _names(node: cst.CSTNode):
+    stack = [node]
+    while stack:
+        found = stack.pop()
+        yield found
+        stack.extend(found.children)
+
+
 class UnboundedTaskSpawn(Rule):
     __doc__ = _doc("""
     ## What it does
@@ -42,7 +79,11 @@ class UnboundedTaskSpawn(Rule):
     module of the project, calls that function per item of its input or of
     rows a query returns (`producer.produce(row)` in a loop, where
     `produce` runs `loop.create_task(publish(...))` and returns), unless
-    the function first awaits other work, which paces its callers.
+    the function first awaits other work, which paces its callers.  So does
+    a task the function hands back still running (returned, kept in a list,
+    or bound to a name it returns or keeps and never awaits: a spawn helper,
+    `task = asyncio.create_task(c); self._tasks.append(task)`), when such a
+    caller does not await what the call hands back.
 
     ## Why is this bad?
     Each iteration starts another concurrent task and nothing waits for a
@@ -119,13 +160,17 @@ class UnboundedTaskSpawn(Rule):
         """A task started and let go on every call of a function (``loop.create_task(publish(...))`` as a bare
         statement) that a caller, in any module of the project, runs once per item: one task per item."""
         qual = ctx.function_qualname()
-        if not ctx.project or qual is None or not isinstance(ctx.parent(), cst.Expr) or spawn.receiver is None \
+        if not ctx.project or qual is None or spawn.receiver is None \
                 and spawn.api not in ("asyncio.create_task", "asyncio.ensure_future"):
             return
         scope = ctx.scope.function()
+        let_go = isinstance(ctx.parent(), cst.Expr)
+        if not let_go and (scope is None or not _handed_back(scope.node, ctx)):
+            return
         if scope is not None and _awaits_before(scope.node, node):
             return  # the call waits on its own work first: its callers' loop is paced by it, not by the task
-        chain = ctx.project.ask("per_item_through", ctx.project.ref(None, qual), False, None, True)
+        # a task handed back runs on unless the caller awaits it: only callers that do not count
+        chain = ctx.project.ask("per_item_through", ctx.project.ref(None, qual), False, None, True, not let_go)
         if chain:
             api = spawn.api + "(...)" if "." in spawn.api else short(node.func) + "(...)"
             source = chain_loop(chain, f"{qual.rsplit('.', 1)[-1]}()")
