@@ -195,3 +195,15 @@ def test_rows_a_function_hands_back_reach_through_other_functions(project):
     assert gives_rows(index, "app.repo.pending") == found
     assert gives_rows(index, "app.repo.sorted_pending") == found
     assert gives_rows(index, "app.repo.channels") is None
+
+
+def test_a_tests_loop_is_no_per_item_caller(project):
+    index = project(test_jobs="""
+        from .helpers import level1
+
+        def test_many(rows):
+            for row in rows:
+                level1(row)
+        """, helpers=_chain(2))
+    assert per_item_through(index, "app.helpers.level1") is None
+    assert per_item_through(index, "app.helpers.level2") is None

@@ -26,6 +26,8 @@ from boundlint.analysis.workers import WorkerSite, worker_index
 from boundlint.rules.base import Example, Rule, short
 from boundlint.rules.prefilter import Words
 
+# The longest chain that makes a factory's client one per item: the loop and two plain calls.
+_FACTORY_STEPS = 3
 # What churn costs per item whatever else the work does: a connection opened and torn down.
 _CONNECTION = "a new connection per item"
 
@@ -102,8 +104,9 @@ class ClientPerItem(Rule):
     counts as its constructor.  A factory in another module of the project
     (`make_client()` from `clients.py`, unless it caches: `@lru_cache`) is
     reported at its own constructor when a caller runs it per item, also
-    through plain calls (a worker that a gather runs per item calls the
-    factory once); the evidence is that chain of callers.  A
+    through up to two plain calls (a worker that a gather runs per item
+    calls the factory once; further up, a caller may keep the client it
+    is handed); the evidence is that chain of callers.  A
     client made from a session (`session.client("s3")`,
     `factory().client("s3")`, `SESSION.resource("s3")` in a module that
     imports boto3) is a new client with its own pool on every call, whoever
@@ -316,14 +319,12 @@ class ClientPerItem(Rule):
                     self.report(c.call, found[0], call=call, kind=c.kind, where=found[1], volume=("unknown", found[0][0]),
                                 reached=_CONNECTION)
         for call_node, func, kind, qual in self._factories if ctx.project else ():
-            ref = ctx.project.ref(None, qual)
-            chain = ctx.project.ask("per_item_through", ref)
-            where = f"in `{_func_name(func)}`, which another module runs per item"
-            if not chain:
-                chain = ctx.project.ask("per_run_through", ref)
-                where = f"in `{_func_name(func)}`, {_per_run(chain)}"
-            if chain:
-                self.report(call_node, chain, call=short(call_node.func) + "(...)", kind=kind, where=where,
+            chain = ctx.project.ask("per_item_through", ctx.project.ref(None, qual))
+            # a factory's caller may keep what it hands back (an attribute, a cache): only a caller
+            # close to the per-item loop is evidence that each item gets its own client
+            if chain and len(chain) <= _FACTORY_STEPS:
+                self.report(call_node, chain, call=short(call_node.func) + "(...)", kind=kind,
+                            where=f"in `{_func_name(func)}`, which another module runs per item",
                             volume=("unknown", chain[0]), reached=_CONNECTION)
         self._candidates.clear()
         self._looped.clear()

@@ -7,6 +7,7 @@ from boundlint.index.queries.dependency import dependency
 from boundlint.index.queries.limits import limiter
 from boundlint.index.queries.rejects import _param_at, _rejects
 from boundlint.index.queries.rows import gives_rows
+from boundlint.index.shapes import test_module
 from boundlint.index.queries.state import shared_state
 
 def _input_chain(index: ProjectIndex, entry, func: str, key: str, depth: int, seen: frozenset) -> list[str] | None:
@@ -174,6 +175,8 @@ def _per_item(index: ProjectIndex, ref: str, passes: bool, fanout: bool | None, 
     for caller_entry, caller, call in index.reverse()["callers"].get(f"{index.canonical(entry)}.{name}", ()):
         if caller_entry is entry and (not own_module or caller == name):
             continue  # the module's own loops are judged where they are, with all they show; recursion is no loop
+        if test_module(index.canonical(caller_entry)):
+            continue  # a test's loop runs once per test run, not per item of a service's input
         loop = call["loop"]
         if loop is None or loop["bounded"] or (fanout is not None and bool(loop.get("via")) != fanout) \
                 or (unawaited and call.get("awaited")):

@@ -19,6 +19,7 @@ from collections import deque
 
 from boundlint.index.project import ProjectIndex
 from boundlint.index.queries.callers import _per_item
+from boundlint.index.shapes import test_module
 
 REACH_STEPS = 6  # the longest chain, in steps, that makes a function run per item
 
@@ -62,8 +63,9 @@ def _plain_callers(index: ProjectIndex, key: str, name: str, unawaited: bool = F
     out = []
     for caller_entry, caller, call in index.reverse()["callers"].get(key, ()):
         caller_key = f"{index.canonical(caller_entry)}.{caller}"
-        if call["loop"] is not None or caller_key == key or (unawaited and call.get("awaited")):
-            continue  # a call in a loop is per_item_callers' to judge; recursion is no caller
+        if call["loop"] is not None or caller_key == key or (unawaited and call.get("awaited")) \
+                or test_module(index.canonical(caller_entry)):
+            continue  # a call in a loop is per_item_callers' to judge; recursion is no caller; tests run once
         out.append((caller_key, f"`{caller}()` calls `{name}()` "
                                 f"({index.where(caller_entry, call['line'])})"))
     return out
