@@ -74,7 +74,7 @@ class {cls}(Rule):
         loop = next((lp for lp in reversed(ctx.frame.loops) if limits.loop_limit(lp, ctx) is None), None)
         if loop is None:
             return  # no loop, or every loop around it is bounded: the shared verdict of analysis/limits
-        # The severity is judged from this evidence (verdicts.severity): where the volume comes from, and
+        # The severity is judged from this evidence (analysis.severity): where the volume comes from, and
         # what each item's work reaches (a dependency call makes it medium, with input volume high).
         self.report(node, call=short(node.func), source=short(loop.iter or node), volume=loop.iter, work=(node,))
 '''

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from boundlint.facts import self_extend
+from boundlint.analysis.facts import self_extend
 from boundlint.index import local_binds
 from boundlint.index.build import build_index
 from boundlint.index.queries import QUERIES
@@ -88,7 +88,7 @@ def test_binding_kinds():
 
 def _values(source: str, name: str):
     func = cst.parse_module(source).body[0]
-    from boundlint.facts import bindings
+    from boundlint.analysis.facts import bindings
 
     return func, bindings.assignments(func)[name]
 

@@ -172,7 +172,7 @@ def test_a_warm_run_imports_no_part_of_the_checker(tmp_path):
     """Served from the cache: no worker pool, rule, index reader, query or table module is loaded."""
     cold, warm, imported = _cold_then_warm(tmp_path)
     heavy = {"boundlint.engine.pool", "boundlint.engine.check", "boundlint.rules.base", "boundlint.index.summary",
-             "boundlint.index.reader", "boundlint.index.queries", "boundlint.tables", "boundlint.facts"}
+             "boundlint.index.reader", "boundlint.index.queries", "boundlint.tables", "boundlint.analysis.facts"}
     assert heavy <= imported(cold)
     assert heavy & imported(warm) == set()
     assert warm.stdout == cold.stdout and "BND101" in warm.stdout

@@ -2,7 +2,7 @@
 import libcst as cst
 import pytest
 
-from boundlint.facts import capped
+from boundlint.analysis.facts import capped
 
 
 def _func(source: str) -> cst.FunctionDef:

@@ -9,7 +9,8 @@ import libcst as cst
 from boundlint.analysis.context import Context
 from boundlint.config import Settings
 from boundlint.engine import check_source
-from boundlint.facts import calls, receivers
+from boundlint.kinds import calls
+from boundlint.analysis.facts import receivers
 from boundlint.index.build import index_for
 from boundlint.index.queries import QUERIES
 from conftest import FIXTURES

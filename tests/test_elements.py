@@ -1,5 +1,5 @@
 """The element type of an annotated container shows the class of what is taken out of it or looped over:
-``facts.elements`` / ``facts.receivers`` (LibCST) and ``index.elements`` (the project index, ``ast``)."""
+``analysis.facts.elements`` / ``analysis.facts.receivers`` (LibCST) and ``index.elements`` (the project index, ``ast``)."""
 from __future__ import annotations
 
 import ast
@@ -9,7 +9,7 @@ import libcst as cst
 
 from boundlint.analysis.context import Context
 from boundlint.config import Settings
-from boundlint.facts import elements, receivers
+from boundlint.analysis.facts import elements, receivers
 from boundlint.index import elements as index_elements
 from boundlint.index.summary import summarize
 

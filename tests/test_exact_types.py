@@ -8,7 +8,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from boundlint.facts.walk import leaf_types
+from boundlint.analysis.facts.walk import leaf_types
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "boundlint"
 _EXACT = re.compile(r"type\([^()]*\) is (?:not )?cst\.(\w+)")

@@ -8,7 +8,7 @@ import textwrap
 
 import libcst as cst
 
-from boundlint.facts import flag_args
+from boundlint.analysis.facts import flag_args
 from boundlint.index import flags
 from boundlint.index.build import build_index
 from boundlint.index.queries import QUERIES

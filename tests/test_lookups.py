@@ -1,4 +1,4 @@
-"""A subset of a configured registry picked by lookups (``facts.lookups``): exact severities and reasons
+"""A subset of a configured registry picked by lookups (``analysis.facts.lookups``): exact severities and reasons
 for each case of tests/fixtures/precision_lookups.py, and the fact's answers on small functions."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from boundlint.config import OPT_IN, Settings
 from boundlint.engine import check_source
-from boundlint.facts import lookups
+from boundlint.analysis.facts import lookups
 
 ROOT = Path(__file__).parent.parent
 FIXTURE = Path(__file__).parent / "fixtures" / "precision_lookups.py"

@@ -34,6 +34,6 @@ def test_readme_lists_every_rule():
 
 
 def test_catalog_matches_registry():
-    from boundlint.rules.catalog import CODES
+    from boundlint.codes import CODES
 
     assert CODES == {code: cls.name for code, cls in RULES.items()}

@@ -1,7 +1,7 @@
 """A placeholder method called on ``self`` is judged by the project's overrides of it.
 
 ``index.queries.overrides`` reads the subclasses of a class in every module
-of the project; ``facts.overrides.overridden`` turns its answer into the
+of the project; ``analysis.facts.overrides.overridden`` turns its answer into the
 verdict BND3xx's failure reading uses for ``await self._handle(item)``.
 """
 from __future__ import annotations

@@ -7,7 +7,7 @@ import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from boundlint.analysis.locate import Locator
-from boundlint.facts.placement import chain_from, parents_in
+from boundlint.analysis.facts.placement import chain_from, parents_in
 from conftest import FIXTURES
 
 TRICKY = [

@@ -35,6 +35,6 @@ def test_preload_imports_libcst_and_every_rule():
     code = ("import sys; from boundlint.engine.run import preload_checker; preload_checker(); "
             "from boundlint.rules.base import all_rules; "
             "print('libcst' in sys.modules, all(c.__module__ in sys.modules for c in all_rules().values()), "
-            "'boundlint.facts.volume' in sys.modules)")
+            "'boundlint.analysis.facts.volume' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["True", "True", "True"]

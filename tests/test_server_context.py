@@ -8,7 +8,7 @@ import textwrap
 
 from boundlint.config import Settings
 from boundlint.engine import check_source
-from boundlint.facts import calls
+from boundlint.kinds import calls
 
 _SERVICER = """
     import grpc

@@ -6,8 +6,8 @@ import textwrap
 
 import libcst as cst
 
-from boundlint.facts.placement import ONCE, UNKNOWN, ancestors_of, where_runs_why
-from boundlint.facts.runs_forever import forever_guards, runs_forever
+from boundlint.analysis.facts.placement import ONCE, UNKNOWN, ancestors_of, where_runs_why
+from boundlint.analysis.facts.runs_forever import forever_guards, runs_forever
 from boundlint.index import service
 
 LOOPS = textwrap.dedent('''

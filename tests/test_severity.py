@@ -6,7 +6,7 @@ import json
 from boundlint.cli import main
 from boundlint.config import Settings
 from boundlint.engine import check_source
-from boundlint.verdicts.severity import HIGH, LOW, MEDIUM, judge
+from boundlint.analysis.severity import HIGH, LOW, MEDIUM, judge
 
 HANDLER = """\
 import asyncio
@@ -88,7 +88,7 @@ def test_a_bad_min_severity_in_the_config_is_one_clear_line(tmp_path, capsys):
 
 
 def test_call_classes_read_the_method_before_the_receiver_name():
-    from boundlint.facts import calls
+    from boundlint.kinds import calls
 
     # a dict named after a client is still a dict: only a container has `.items()`
     assert calls.classify(None, "self.client_kwargs", "items") == calls.LOCAL

@@ -8,8 +8,8 @@ import libcst as cst
 from boundlint import verdicts
 from boundlint.analysis import limits
 from boundlint.analysis.context import Loop
-from boundlint.facts.once_flag import once_flag
-from boundlint.facts.placement import ancestors_of
+from boundlint.analysis.facts.once_flag import once_flag
+from boundlint.analysis.facts.placement import ancestors_of
 from boundlint.index import closures
 
 

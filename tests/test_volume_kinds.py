@@ -9,7 +9,7 @@ import pytest
 from boundlint import tables
 from boundlint.config import OPT_IN, Settings
 from boundlint.engine import check_source
-from boundlint.facts import configured
+from boundlint.analysis.facts import configured
 
 ROOT = Path(__file__).parent.parent
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -126,7 +126,7 @@ def test_the_index_reads_a_returned_subset_of_a_parameter():
 def test_fills_of_a_collection_built_empty():
     import libcst as cst
 
-    from boundlint.facts import fills
+    from boundlint.analysis.facts import fills
 
     func = cst.parse_module(
         "def f(xs, ys):\n    out = []\n    for x in xs:\n        out.append(x)\n    out.extend(ys)\n"

@@ -5,7 +5,7 @@ import libcst as cst
 
 from boundlint.config import Settings
 from boundlint.engine import check_source
-from boundlint.facts import walk
+from boundlint.analysis.facts import walk
 
 SOURCE = "import asyncio\n\nasync def f(urls):\n    for u in urls:\n        await asyncio.sleep(0)\n"
 

@@ -20,6 +20,8 @@ import sys
 from collections import namedtuple
 from collections.abc import Iterable, Mapping
 
+from boundlint.codes import known_prefixes
+
 DEFAULT_SELECT = ("BND",)
 # Codes under these prefixes are off unless a select entry names the prefix itself.
 # None today: BND900 (malformed noqa) is on by default since a malformed code suppresses nothing.
@@ -38,7 +40,7 @@ _SETTINGS_DEFAULTS = (
     ("extend_exclude", ()),
     ("respect_gitignore", True),
     ("timeout", 60.0),
-    ("min_severity", "medium"),  # the lowest severity reported (verdicts.severity): low, medium or high
+    ("min_severity", "medium"),  # the lowest severity reported (analysis.severity): low, medium or high
     ("extra", ()),  # tuple[tuple[str, object], ...]
 )
 
@@ -292,17 +294,6 @@ def _suggest(word: str, choices: Iterable[str]) -> str:
     if close:
         return f"; did you mean {close[0]!r}?"
     return f"; expected one of: {', '.join(choices)}"
-
-
-def known_prefixes() -> list[str]:
-    """Every valid code prefix: ``BND``, ``BND1``, ``BND10``, ``BND101`` ... for registered rules."""
-    from boundlint.rules.catalog import CODES
-
-    out: dict[str, None] = {}
-    for code in CODES:
-        for end in range(3, len(code) + 1):
-            out[code[:end]] = None
-    return list(out)
 
 
 def check_code(code: str, where: str) -> str:

@@ -9,7 +9,7 @@ from collections import namedtuple
 #   hint: str = "",
 #   evidence: tuple[str, ...] = ()  the chain of facts that makes it a hazard, outermost first,
 #                                   each ``"what (path:line)"``,
-#   severity: str = "medium"        ``high``, ``medium`` or ``low`` (verdicts.severity), from the evidence,
+#   severity: str = "medium"        ``high``, ``medium`` or ``low`` (analysis.severity), from the evidence,
 #   severity_reason: str = ""       the evidence that set ``severity``, one phrase.
 _FindingTuple = namedtuple(
     "Finding", "path line column code message end_line end_column hint evidence severity severity_reason",

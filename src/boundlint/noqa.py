@@ -127,7 +127,7 @@ def malformed(comment: str) -> Iterator[Malformed]:
 
 def suggest(word: str) -> str | None:
     """The boundlint code *word* was probably meant to be (``BND1O1`` -> ``BND101``), or None."""
-    from boundlint.config import known_prefixes
+    from boundlint.codes import known_prefixes
 
     known = known_prefixes()
     value = word.upper().replace("-", "").replace("_", "")
@@ -146,7 +146,7 @@ def suggest(word: str) -> str | None:
 
 def _malformed_words(text: str, match: re.Match) -> list[tuple[int, str]]:
     """``(column, word)`` of each malformed BND word in the list after *match* (a ``# noqa``)."""
-    from boundlint.config import known_prefixes
+    from boundlint.codes import known_prefixes
 
     start = match.start("codes") if match.group("codes") is not None else match.end()
     if text[start:start + 1] == ":":

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Union
 import libcst as cst
 
 from boundlint.analysis.names import ImportTable, dotted, partial_target
-from boundlint.facts.walk import leaf_types
+from boundlint.analysis.facts.walk import leaf_types
 
 if TYPE_CHECKING:
     from boundlint.config import Settings

@@ -281,8 +281,8 @@ def per_item_severity(handler: cst.ExceptHandler | None, ctx) -> tuple[str, str]
     if handler is None:
         return None
     if not local_fault(handler, ctx):
-        from boundlint.facts.dependency import reraised
-        from boundlint.facts.verdict_raises import verdict_catch
+        from boundlint.analysis.facts.dependency import reraised
+        from boundlint.analysis.facts.verdict_raises import verdict_catch
 
         verdict = verdict_catch(handler, ctx) if ctx is not None else ""
         if verdict:

@@ -32,7 +32,7 @@ class Locator:
         """The nodes from a top-level statement down to *node*'s parent; [] for a top-level statement, or
         a node no top-level statement holds.  *top*: the top-level statement that should hold it (searched
         first, alone)."""
-        from boundlint.facts.placement import chain_from, parents_in
+        from boundlint.analysis.facts.placement import chain_from, parents_in
 
         chain: list = []
         if top is not None and top is not node:

@@ -20,7 +20,7 @@ from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.limits import iter_nodes
 from boundlint.analysis.names import dotted
 from boundlint.analysis.pauses import pause_call, sleep_call
-from boundlint.facts.walk import binding_targets
+from boundlint.analysis.facts.walk import binding_targets
 
 
 def pauses_in(loop: Loop, ctx: Context) -> list[cst.Call]:

@@ -337,7 +337,7 @@ def spawn_of(call: cst.Call, ctx: Context) -> Spawn | None:
 def spawned_work(spawn: Spawn) -> tuple[cst.CSTNode, ...]:
     """The per-item work of *spawn*: its arguments and its target, not the spawning call itself (``tg.start_soon``
     only hands the work over; it is no call out of sight that waits on I/O).  ``run_in_executor`` stays:
-    it says the work runs on the loop's thread pool (``facts.dependency.pooled``)."""
+    it says the work runs on the loop's thread pool (``analysis.facts.dependency.pooled``)."""
     if spawn.api.endswith("run_in_executor"):
         return (spawn.call,) if spawn.target is None else (spawn.call, spawn.target)
     # a name handed along (`start_soon(fetch, job)`) is an argument, not a call: only the target is run

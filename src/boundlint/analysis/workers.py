@@ -99,8 +99,8 @@ class WorkerIndex:
 
 
 def _volume(spawn: Spawn, ctx: Context) -> tuple[str, str]:
-    """Where the collection that *spawn* fans out over comes from (``facts.volume``), judged at the site."""
-    from boundlint.facts.volume import volume
+    """Where the collection that *spawn* fans out over comes from (``analysis.facts.volume``), judged at the site."""
+    from boundlint.analysis.facts.volume import volume
 
     call = spawn.call
     if ctx.frame.loops and ctx.frame.loops[-1].iter is not None:

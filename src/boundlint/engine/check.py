@@ -65,7 +65,7 @@ def _check_source(text: str, path: str, settings: Settings, rules: Sequence[type
 
     from boundlint.analysis.context import Context
     from boundlint.analysis.walk import Walker
-    from boundlint.facts.walk import forget
+    from boundlint.analysis.facts.walk import forget
 
     if rules is None:
         rules = enabled_rules(settings)

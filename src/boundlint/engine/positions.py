@@ -45,8 +45,8 @@ def _positions(module, sink, path: str, text: str | None = None) -> list[Finding
 
 
 def _severity(module, ctx, report, chain: list, path: str):
-    """``verdicts.severity.of_report`` with the chain of nodes enclosing the reported node."""
-    from boundlint.verdicts.severity import MEDIUM, Severity, of_report
+    """``analysis.severity.of_report`` with the chain of nodes enclosing the reported node."""
+    from boundlint.analysis.severity import MEDIUM, Severity, of_report
 
     if ctx is None:
         return Severity(MEDIUM)

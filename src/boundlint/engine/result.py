@@ -68,7 +68,7 @@ def _filter(findings: list[Finding], text: str, settings: Settings, apply_noqa: 
     if not findings:
         return []
     from boundlint.noqa import noqa_lines, suppressed  # here: a run served from the cache never needs them
-    from boundlint.verdicts.severity import DEFAULT_MIN, reported
+    from boundlint.analysis.severity import DEFAULT_MIN, reported
 
     lines = noqa_lines(text) if apply_noqa and "noqa" in text.lower() else []
     kept = []

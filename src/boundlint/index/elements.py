@@ -5,7 +5,7 @@ that holds one element of a container (``group = self._groups.get(key)`` then ``
 out of its sight, and an awaited call out of sight is taken for I/O.  When the container's annotation
 names the element type (``self._groups: dict[str, Group]`` in the class, ``jobs: Sequence[Job]``), the
 call is that class's method, which ``queries.dependency`` reads like any other.  Same kind as
-``facts.receivers`` / ``facts.elements`` (the LibCST judgement), read with ``ast``.
+``analysis.facts.receivers`` / ``analysis.facts.elements`` (the LibCST judgement), read with ``ast``.
 
 - ``attr_annotations(cls)``: ``{attribute: annotation}`` of the class's annotated attributes;
 - ``Elements(func, annotations, ref, module).method(call_func)``: ``"pkg.mod.Group.stop"`` for
@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
-from boundlint.facts.containers import KEY, MAPPINGS, SEQUENCES, UNWRAP as _UNWRAP, VALUE, WRAPPERS as _WRAPPERS
+from boundlint.kinds.containers import KEY, MAPPINGS, SEQUENCES, UNWRAP as _UNWRAP, VALUE, WRAPPERS as _WRAPPERS
 from boundlint.index.closures import _own_nodes, own_statements
 from boundlint.index.shapes import dotted as _dotted
 
@@ -72,7 +72,7 @@ def _stored_class(value: ast.AST, params: dict) -> ast.AST | None:
 
 
 def element(annotation: ast.AST | None, part: str) -> ast.AST | None:
-    """The element annotation of the container *annotation* names (``facts.elements.element``)."""
+    """The element annotation of the container *annotation* names (``analysis.facts.elements.element``)."""
     expr = annotation
     for _ in range(4):
         if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):

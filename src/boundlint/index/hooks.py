@@ -1,7 +1,7 @@
 """What a module shows of when its functions run, for the "runs once" judgement through callers.
 
 ``role(func, bases)`` gives a ``def`` the role its own signs give it, by the
-same tables as ``facts.placement`` (``once``, ``request``, ``worker``), with
+same tables as ``analysis.facts.placement`` (``once``, ``request``, ``worker``), with
 ``entry`` for a once-function that starts a whole program (table
 ``entry-points``: ``main()``, a CLI command): it runs once, but it may hold a
 server's or worker's loops, so what it calls is not shown to run once.
@@ -21,7 +21,7 @@ import ast
 from typing import Callable
 
 from boundlint import tables
-from boundlint.facts.roles import ONCE, role_of
+from boundlint.kinds.roles import ONCE, role_of
 from boundlint.index.body import child_fields
 from boundlint.index.reader import _WORKER_METHODS
 from boundlint.index.shapes import dotted

@@ -4,7 +4,7 @@
 start-up function says the call migrates stored data, which a deployment does once, not per request.
 A flag is such a setting when a word of its last name part (split on ``_``, lower-cased) is in the
 ``migration-flags`` table.  ``migration_flag(name)`` answers for a dotted name (shared with
-``facts.placement``, which reads LibCST); ``migration_spans(func)`` gives the index the line spans of
+``analysis.facts.placement``, which reads LibCST); ``migration_spans(func)`` gives the index the line spans of
 such branches (``index.once`` treats them like once-flag spans).  Pure ``ast``.
 """
 from __future__ import annotations

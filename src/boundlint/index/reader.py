@@ -15,7 +15,7 @@ import functools
 from typing import Callable
 
 from boundlint import tables
-from boundlint.facts.calls import STDLIB
+from boundlint.kinds.calls import STDLIB
 from boundlint.index import flags, local_binds
 from boundlint.index.body import _FIELDS, child_fields, walk
 from boundlint.index.returns import returned

@@ -1,11 +1,11 @@
-"""Functions that run until cancelled, for the project index: the ``ast`` twin of ``facts.runs_forever``.
+"""Functions that run until cancelled, for the project index: the ``ast`` twin of ``analysis.facts.runs_forever``.
 
 A service loop (``while True:`` poll, sleep, poll again) ends only when its
 task is cancelled or a failure is raised out of it.  The summary records,
 for such a function, ``forever``: the conditions (``[[parameter, state],
 ...]``, ``index.flags``) each of its loop's guarded ``return`` statements
 needs (``[]``: it never returns); functions that are no such loop get no
-key.  The shape read is the one ``facts.runs_forever`` documents: an endless
+key.  The shape read is the one ``analysis.facts.runs_forever`` documents: an endless
 ``while`` among the body's statements (also in a ``try`` body or ``with``
 block), or ``while self.FLAG:`` / ``while not self.FLAG:`` on a flag the class
 sets to ``True`` / ``False``; no ``break`` of it (also none in an ``except``);
@@ -15,7 +15,7 @@ cancellation), no ``with suppress(...)``; no generator.
 
 ``runs_forever(index, ref, passed)`` answers for a call: does the function
 *ref* run until cancelled when called with the constants *passed*
-(``facts.flag_args.passed``).  Pure ``ast``; never raises for a tree
+(``analysis.facts.flag_args.passed``).  Pure ``ast``; never raises for a tree
 ``ast.parse`` made.
 """
 from __future__ import annotations
@@ -130,7 +130,7 @@ def _top_loop(stmts: list[ast.stmt], cls, memo: dict, before: list) -> ast.While
 
 
 def _exits(node: ast.AST, names: set[str], when: list, depth: int, out: list) -> bool:
-    """As ``facts.runs_forever._exits``: append each ``return``'s conditions to *out*; False for a
+    """As ``analysis.facts.runs_forever._exits``: append each ``return``'s conditions to *out*; False for a
     ``return`` under none (but in a handler of cancellation), or a ``break`` of the loop."""
     if isinstance(node, _SCOPES):
         return True

@@ -6,7 +6,7 @@ import ast
 import functools
 
 from boundlint import tables
-from boundlint.facts import calls
+from boundlint.kinds import calls
 
 
 def dotted(node: ast.AST) -> str | None:

@@ -38,7 +38,7 @@ from __future__ import annotations
 import ast
 import builtins
 
-from boundlint.facts.roles import ONCE
+from boundlint.kinds.roles import ONCE
 from boundlint.index import attr_calls, closures, effects, elements, guards, hooks, migrations, service, wrapped
 from boundlint import tables
 from boundlint.index.project import resolve_import_from

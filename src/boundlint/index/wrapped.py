@@ -27,7 +27,7 @@ import ast
 from typing import Callable
 
 from boundlint import tables
-from boundlint.facts.calls import STDLIB
+from boundlint.kinds.calls import STDLIB
 from boundlint.index.closures import _own_statements
 from boundlint.index.shapes import _is_const, dotted
 from boundlint.tables.defaults import LIMITER_WORDS

@@ -73,7 +73,7 @@ def render(findings: Sequence[Finding], options: ReportOptions, *, files: int, h
         raise ValueError(problem)
     fmt = options.output_format
     from boundlint.report.color import Palette
-    from boundlint.rules.catalog import CODES
+    from boundlint.codes import CODES
 
     palette = Palette(options.colour and fmt in TEXT_FORMATS)
     if options.statistics:

@@ -62,7 +62,7 @@ class Report:
     # The chain that makes it a hazard, outermost first: ``"request field `Lookup.ids` (app/schemas.py:5)"``.
     evidence: tuple[str, ...] = ()
     hint: str = ""  # this finding's remedy when the rule knows more than its class-wide ``hint``
-    # The evidence its severity is judged on (verdicts.severity): the collection whose size drives the
+    # The evidence its severity is judged on (analysis.severity): the collection whose size drives the
     # work, and the per-item work (the spawned call, the body of the ``try``, the client built).
     volume: cst.CSTNode | None = None
     work: tuple[cst.CSTNode, ...] = ()
@@ -116,7 +116,7 @@ class Rule:
 
         *volume* (the collection whose size drives the work) and *work* (the
         per-item work) are the evidence its severity is judged on
-        (``verdicts.severity``); *reached* names the dependency when the shape
+        (``analysis.severity``); *reached* names the dependency when the shape
         itself shows one (a failed result of a dependency call); *severity* sets it outright.
 
         Raises ValueError for a *hint* not in ``hints``: every help line a rule can print is

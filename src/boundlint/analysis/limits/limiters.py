@@ -256,7 +256,7 @@ def _limit_below(target: cst.FunctionDef, ctx: Context, depth: int = 0) -> Limit
     module's, a method of ``self``, or another module's) that enters a shared limiter, or awaits one
     that does so itself (*depth* 1), and nothing else it calls reaches a dependency, so every
     dependency call waits for a slot."""
-    from boundlint.facts import dependency  # facts read the analysis, not the other way round at import
+    from boundlint.analysis.facts import dependency  # facts read the analysis, not the other way round at import
 
     found, limited, rest = None, set(), []
     for node in iter_nodes(target.body):

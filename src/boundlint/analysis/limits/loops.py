@@ -13,7 +13,7 @@ import libcst as cst
 from boundlint.analysis.context import Loop
 from boundlint.analysis.limits.sources import batch_limit, constant, iter_nodes, source_limit
 from boundlint.analysis.names import dotted
-from boundlint.facts.walk import per_node
+from boundlint.analysis.facts.walk import per_node
 from boundlint.verdicts import COUNTER, LOOP_SLOT, Limit
 
 

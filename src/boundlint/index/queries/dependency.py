@@ -1,7 +1,7 @@
 """Whether a function reaches an external dependency, fails into its caller, or pools its work."""
 from __future__ import annotations
 
-from boundlint.facts import calls
+from boundlint.kinds import calls
 from boundlint.index import flags
 from boundlint.index.project import ProjectIndex
 from boundlint.index.queries.common import _DEPTH

@@ -7,8 +7,8 @@ from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.logging_calls import describe, log_call, rate_limited, stdout_print
 from boundlint.analysis.storms import handler_loop, loop_source
 from boundlint.analysis.failure_results import failure_branch, per_item_severity
-from boundlint.facts.dependency import NO, caught, reaches
-from boundlint.facts.placement import tried_body
+from boundlint.analysis.facts.dependency import NO, caught, reaches
+from boundlint.analysis.facts.placement import tried_body
 from boundlint.rules.amplification.log_storms import _LOGGERS_DOC, _LOOP_LOG_PREFILTER, _OPTIONS_DOC, loop_storms, result_loop
 from boundlint.rules.amplification.retry_without_backoff import spinning_retry
 from boundlint.rules.base import Example, Rule

@@ -9,9 +9,9 @@ from boundlint.analysis.storms import function_node, guarded, handler_loop
 from boundlint.analysis.callbacks import callback_index, hands_back, queue_worker
 from boundlint.analysis.failure_results import failure_branch, local_fault, per_item_severity
 from boundlint.analysis.workers import worker_index
-from boundlint.facts.dependency import caught
-from boundlint.facts.once_flag import seen_guard
-from boundlint.facts.placement import tried_body
+from boundlint.analysis.facts.dependency import caught
+from boundlint.analysis.facts.once_flag import seen_guard
+from boundlint.analysis.facts.placement import tried_body
 from boundlint.rules.amplification.log_storms import _LOGGERS_DOC, _OPTIONS_DOC, _WORKER_LOG_PREFILTER, loop_storms, result_loop
 from boundlint.rules.base import Example, Rule, chain_loop
 

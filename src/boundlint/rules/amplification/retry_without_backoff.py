@@ -12,7 +12,7 @@ from boundlint.analysis.pacing import skipped_pause
 from boundlint.analysis.pauses import paced
 from boundlint.analysis.storms import iterations_bounded, retry_decorated, try_stops_loop
 from boundlint.analysis.walk import children
-from boundlint.facts.dependency import caught
+from boundlint.analysis.facts.dependency import caught
 from boundlint.rules.base import Example, Rule, short
 from boundlint.rules.prefilter import Words
 

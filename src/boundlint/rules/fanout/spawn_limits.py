@@ -436,13 +436,13 @@ def _none_tests(test: cst.BaseExpression) -> set[str]:
 def lowered(loop: Loop | None, call: cst.Call, volume: cst.BaseExpression | None, ctx: Context) -> tuple[str, str] | None:
     """``(LOW, why)`` for a fan-out bounded by design or by its callers' choice, else None (judged as usual).
 
-    A task or thread started per pass of a server's accept loop (``facts.accept_loop``): one handler
+    A task or thread started per pass of a server's accept loop (``analysis.facts.accept_loop``): one handler
     per accepted connection.  A fan-out over *volume* that runs only when callers leave an optional
-    limit unset, which a call in the project sets (``facts.optional_limit``).
+    limit unset, which a call in the project sets (``analysis.facts.optional_limit``).
     """
-    from boundlint.facts.accept_loop import accepted
-    from boundlint.facts.optional_limit import optional_limit
-    from boundlint.verdicts.severity import LOW
+    from boundlint.analysis.facts.accept_loop import accepted
+    from boundlint.analysis.facts.optional_limit import optional_limit
+    from boundlint.analysis.severity import LOW
 
     how = accepted(loop, call, ctx) if loop is not None else ""
     if how:

@@ -19,7 +19,7 @@ from boundlint.analysis import models as m
 from boundlint.analysis.context import Context
 from boundlint.rules.base import Example, Rule
 from boundlint.rules.prefilter import Literals
-from boundlint.facts.walk import kids
+from boundlint.analysis.facts.walk import kids
 
 DEFAULT_EXTRA_ENDPOINT_DECORATORS: tuple[str, ...] = ()
 # Web frameworks whose route decorators mark endpoints, by import root.

@@ -13,7 +13,7 @@ from typing import Iterator
 import libcst as cst
 
 from boundlint.analysis.names import dotted
-from boundlint.facts.walk import kids
+from boundlint.analysis.facts.walk import kids
 
 RECORD, WALKED, WHOLE = "record", "walked", "whole"
 _WALKERS = frozenset({"items", "keys", "values", "update", "copy"})

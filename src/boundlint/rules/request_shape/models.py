@@ -16,7 +16,7 @@ from boundlint.analysis.context import Context
 from boundlint.config import REQUEST_MODEL_PATTERNS
 from boundlint.rules.base import Example, Rule
 from boundlint.rules.prefilter import AnyOf, Literals, Words
-from boundlint.verdicts.severity import LOW
+from boundlint.analysis.severity import LOW
 from boundlint.rules.request_shape.endpoints import (
     DEFAULT_EXTRA_ENDPOINT_DECORATORS, endpoint_framework, function_params, input_decorator_models, is_dependency,
     litestar_injected,
