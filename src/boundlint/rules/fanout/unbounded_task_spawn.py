@@ -5,6 +5,7 @@ import libcst as cst
 
 from boundlint.analysis import limits
 from boundlint.analysis.context import Context
+from boundlint.analysis.facts.walk import mentions
 from boundlint.analysis.names import dotted
 from boundlint.analysis.spawns import is_event_loop, is_task_group, spawn_of, spawned_work
 from boundlint.rules.base import Example, Rule, chain_loop, short
@@ -42,27 +43,16 @@ def _handed_back(func: cst.CSTNode, ctx: Context) -> bool:
     if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
         return False
     name = parent.targets[0].target.value
-    stack, kept = [func.body], False
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Await) and any(isinstance(n, cst.Name) and n.value == name for n in _names(node)):
+    kept = False
+    for node in limits.iter_nodes(func.body):
+        if isinstance(node, cst.Await) and mentions(node, name):
             return False  # awaited here: the call waits for its own task
         if isinstance(node, cst.Return) and isinstance(node.value, cst.Name) and node.value.value == name:
             kept = True
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("append", "add") \
                 and any(isinstance(a.value, cst.Name) and a.value.value == name for a in node.args):
             kept = True
-        if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            stack.extend(node.children)
     return kept
-
-
-def _names(node: cst.CSTNode):
-    stack = [node]
-    while stack:
-        found = stack.pop()
-        yield found
-        stack.extend(found.children)
 
 
 class UnboundedTaskSpawn(Rule):
