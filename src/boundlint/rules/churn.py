@@ -21,6 +21,7 @@ from boundlint.analysis.clients import (
 from boundlint.analysis.callbacks import queue_worker
 from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.decorators import wrapping_decorator
+from boundlint.analysis.severity import LOW
 from boundlint.analysis.storms import function_node, iterations_bounded, leaves_on_success, loop_source
 from boundlint.analysis.workers import WorkerSite, worker_index
 from boundlint.rules.base import Example, Rule, short
@@ -118,7 +119,11 @@ class ClientPerItem(Rule):
     function whose role is per request (a route, a method of a handler
     or view class, a gRPC servicer method) or per message (a task-queue
     actor, a consumer), or of a function such a function calls once per
-    call, in any module: one new client per request or message.  A
+    call, in any module: one new client per request or message.  Per
+    request it is `low` for now (shown with `--min-severity low` and in the
+    audit): whether the route is open to any client or only to
+    administrators, and whether the work is cached, is not judged yet, and
+    fresh readers found most such findings mild.  A
     one-shot request helper there is one request per request, not churn,
     and a function that goes on to serve many items with its client opens
     one per run, not per item: neither is reported per request.  Calls
@@ -317,7 +322,7 @@ class ClientPerItem(Rule):
                 found = _through(c, ctx)
                 if found:
                     self.report(c.call, found[0], call=call, kind=c.kind, where=found[1], volume=("unknown", found[0][0]),
-                                reached=_CONNECTION)
+                                reached=_CONNECTION, severity=LOW if found[1].endswith("once per request") else None)
         for call_node, func, kind, qual in self._factories if ctx.project else ():
             chain = ctx.project.ask("per_item_through", ctx.project.ref(None, qual))
             # a factory's caller may keep what it hands back (an attribute, a cache): only a caller

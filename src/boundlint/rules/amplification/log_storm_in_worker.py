@@ -41,7 +41,7 @@ class LogStormInWorker(Rule):
     (`raise self.retry(exc=exc, countdown=60)` in a bound task).  A function
     that another module of the project runs per item counts too: called in
     an unbounded loop over its caller's input or over rows a query returns,
-    or fanned out there, directly or through plain calls (the
+    or fanned out there, directly or through up to two plain calls (the
     evidence is that chain); also one called on every pass of a `while`
     loop that does not pause, when the handler returns at once (the loop
     then spins on the failing dependency: BND303 reports the loop).  Not
@@ -220,6 +220,12 @@ class LogStormInWorker(Rule):
         self._candidates.clear()
 
 
+# The longest chain that makes a function a per-item worker: the loop and two plain calls.  Deeper,
+# fresh readers found the failure mostly stops the caller's round (a raise after the log line, a
+# handler that always raises) or is paced by people: the log line is not one per item.
+_WORKER_STEPS = 3
+
+
 def _run_per_item(qual: str | None, ctx: Context) -> list[str] | None:
     """The chain when a project caller, in any module, runs the function *qual* per item, or on every pass
     of a ``while`` loop that does not pause when *qual* returns at once on a failure (``fails_fast``:
@@ -228,6 +234,8 @@ def _run_per_item(qual: str | None, ctx: Context) -> list[str] | None:
         return None
     ref = ctx.project.ref(None, qual)
     chain = ctx.project.ask("per_item_through", ref, True, None, True)
+    if chain and len(chain) > _WORKER_STEPS:
+        return None  # further up, a caller's handling of the failure decides how often it is logged
     if chain and chain_loop(chain, "") == "while" and not ctx.project.ask("fails_fast", ref):
         return None  # a service loop's pass: a storm only when the function answers the failure at once
     return chain

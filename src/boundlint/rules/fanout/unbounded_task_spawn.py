@@ -29,6 +29,11 @@ def _awaits_before(func: cst.CSTNode, spawn: cst.Call) -> bool:
     return False
 
 
+# The longest chain that makes a function's own spawn one task per item: the loop and two plain calls.
+# Deeper, fresh readers found fixed spawns (a process's two output readers) under a CLI's loop.
+_SPAWN_STEPS = 3
+
+
 def _handed_back(func: cst.CSTNode, ctx: Context) -> bool:
     """True when the spawn being visited hands its task out of *func* still running: returned
     (``return asyncio.create_task(c)``), kept in a collection (``self._tasks.append(create_task(c))``),
@@ -67,7 +72,8 @@ class UnboundedTaskSpawn(Rule):
     (`map(asyncio.create_task, coros)`).  A task started and let go (a bare
     statement) on every call of a function counts when a caller, in any
     module of the project, calls that function per item of its input or of
-    rows a query returns (`producer.produce(row)` in a loop, where
+    rows a query returns, directly or through up to two plain calls
+    (`producer.produce(row)` in a loop, where
     `produce` runs `loop.create_task(publish(...))` and returns), unless
     the function first awaits other work, which paces its callers.  So does
     a task the function hands back still running (returned, kept in a list,
@@ -161,7 +167,7 @@ class UnboundedTaskSpawn(Rule):
             return  # the call waits on its own work first: its callers' loop is paced by it, not by the task
         # a task handed back runs on unless the caller awaits it: only callers that do not count
         chain = ctx.project.ask("per_item_through", ctx.project.ref(None, qual), False, None, True, not let_go)
-        if chain:
+        if chain and len(chain) <= _SPAWN_STEPS:
             api = spawn.api + "(...)" if "." in spawn.api else short(node.func) + "(...)"
             source = chain_loop(chain, f"{qual.rsplit('.', 1)[-1]}()")
             self.report(node, tuple(chain), call=api, source=source,
