@@ -45,7 +45,9 @@ class LogStormInWorker(Rule):
     evidence is that chain); also one called on every pass of a `while`
     loop that does not pause, when the handler returns at once (the loop
     then spins on the failing dependency: BND303 reports the loop).  Not
-    when the handler re-raises (the caller's round fails with it), nor
+    when the handler re-raises, or the log line is followed by a `raise` on
+    its own path (`if not fail_open: log.error(...); raise ...`): the
+    caller's round fails with it; nor
     behind a seen-key guard (`if key in self._seen: return` ...
     `self._seen.add(key)`: once per key).
 
@@ -159,8 +161,9 @@ class LogStormInWorker(Rule):
 
     def __init__(self, sink):
         super().__init__(sink)
-        # (log call, function, log, handler, work, the function's qualified name)
-        self._candidates: list[tuple[cst.Call, cst.CSTNode, LogCall, cst.ExceptHandler | None, tuple, str | None]] = []
+        # (log call, function, log, handler, work, the function's qualified name, the log's path raises)
+        self._candidates: list[tuple[cst.Call, cst.CSTNode, LogCall, cst.ExceptHandler | None, tuple, str | None,
+                                     bool]] = []
 
     def visit_Assign(self, node: cst.Assign, ctx: Context) -> None:
         callback_index(ctx).note_assign(node, ctx)
@@ -187,12 +190,13 @@ class LogStormInWorker(Rule):
         if func is None or guarded(ctx, func, func):
             return
         tried = tried_body(ctx.ancestors, handler) if handler is not None else None
+        ends = handler is not None and (_reraises(handler) or _raises_after(ctx, handler))
         self._candidates.append((node, func, log, handler, (tried,) if tried is not None else (),
-                                 ctx.function_qualname()))
+                                 ctx.function_qualname(), ends))
 
     def leave_Module(self, node: cst.Module, ctx: Context) -> None:
         index, callbacks = worker_index(ctx), callback_index(ctx)
-        for call, func, log, handler, work, qual in self._candidates:
+        for call, func, log, handler, work, qual, ends in self._candidates:
             site = index.site_of(func)
             reached = caught(handler, ctx) if handler is not None else "a failed result of a dependency call"
             hint = ""
@@ -201,7 +205,7 @@ class LogStormInWorker(Rule):
                 queued = queue_worker(func, ctx) if found is None else None
                 if queued is not None and not (handler is not None and hands_back(handler, func)):
                     found = queued, True
-                if found is None and reached and handler is not None and not _reraises(handler):
+                if found is None and reached and handler is not None and not ends:
                     chain = _run_per_item(qual, ctx) if seen_guard(func) is None else None
                     if chain:
                         self.report(call, chain, call=log.text, what=describe(log), worker=_func_name(func),
@@ -246,6 +250,24 @@ def _reraises(handler: cst.ExceptHandler) -> bool:
     caller catches it, which its own judgement reads), so the log line is no storm of this function's."""
     return any(isinstance(small, cst.Raise) for stmt in handler.body.body if isinstance(stmt, cst.SimpleStatementLine)
                for small in stmt.body)
+
+
+def _raises_after(ctx: Context, handler: cst.ExceptHandler) -> bool:
+    """True when the log call being visited is followed, in its own block or one around it inside
+    *handler*, by a ``raise`` (``if not fail_open: log.error(...); raise HTTPException(...)``): the
+    path that logs ends the caller's round, as a handler that re-raises does."""
+    child: cst.CSTNode | None = None
+    for node in reversed(ctx.ancestors):
+        if node is handler:
+            return False
+        if type(node) is cst.IndentedBlock and child is not None:
+            at = next((i for i, stmt in enumerate(node.body) if stmt is child), None)
+            after = node.body[at + 1:] if at is not None else ()
+            if any(type(stmt) is cst.SimpleStatementLine and any(type(s) is cst.Raise for s in stmt.body)
+                   for stmt in after):
+                return True
+        child = node
+    return False
 
 
 def _per_item_of(site: str) -> str:
