@@ -84,8 +84,12 @@ class Settings(_SettingsTuple):
         """A stable hash of every setting that changes findings."""
         from boundlint.hashes import blake2b
 
-        # the fields in order, as dataclasses.asdict gave them when Settings was a dataclass: same cache keys
-        data = json.dumps(self._asdict(), sort_keys=True, default=str)
+        # the fields in order, as dataclasses.asdict gave them when Settings was a dataclass: same cache keys;
+        # the numbers fixes write change no finding
+        fields = self._asdict()
+        if any(key in FIX_OPTIONS for key, _ in self.extra):
+            fields["extra"] = tuple(item for item in self.extra if item[0] not in FIX_OPTIONS)
+        data = json.dumps(fields, sort_keys=True, default=str)
         return blake2b(data.encode(), digest_size=8).hexdigest()
 
 
@@ -97,7 +101,8 @@ REQUEST_MODEL_PATTERNS = (
     "*Create", "*Update", "*Form",
 )
 
-CODES, STRINGS, BOOL, NUMBER, CODE_TABLE, LEVEL = "codes", "strings", "bool", "number", "code-table", "level"
+CODES, STRINGS, BOOL, NUMBER, CODE_TABLE, LEVEL, COUNT = (
+    "codes", "strings", "bool", "number", "code-table", "level", "count")
 SEVERITIES = ("low", "medium", "high")
 _TYPE_TEXT = {
     CODES: "a list of rule codes or prefixes",
@@ -106,6 +111,7 @@ _TYPE_TEXT = {
     NUMBER: "a positive number",
     CODE_TABLE: "a table of glob = [codes]",
     LEVEL: "one of \"low\", \"medium\", \"high\"",
+    COUNT: "a positive integer",
 }
 
 # key -> (kind, default, Settings field)
@@ -120,6 +126,13 @@ TOP_LEVEL: dict[str, tuple[str, object, str]] = {
     "respect-gitignore": (BOOL, True, "respect_gitignore"),
     "timeout": (NUMBER, 60.0, "timeout"),
     "min-severity": (LEVEL, "medium", "min_severity"),
+}
+
+# The numbers fixes write (boundlint.fixes): top-level keys kept in ``Settings.extra``, outside the
+# fingerprint (they change no finding).  key -> (kind, default)
+FIX_OPTIONS: dict[str, tuple[str, object]] = {
+    "fix-max-items": (COUNT, 1000),
+    "fix-concurrency": (COUNT, 16),
 }
 
 # family table -> {option -> (kind, default)}; rules read them with ctx.settings.option(name, default)
@@ -140,6 +153,7 @@ FAMILY_TABLES: dict[str, dict[str, tuple[str, object]]] = {
 def documented_keys() -> dict[str, str]:
     """Every configuration key (``select``, ``fanout.limiter-helpers`` ...) -> its default as TOML."""
     out = {key: "{}" if kind == CODE_TABLE else toml_value(default) for key, (kind, default, _) in TOP_LEVEL.items()}
+    out.update((key, toml_value(default)) for key, (_, default) in FIX_OPTIONS.items())
     for table, options in FAMILY_TABLES.items():
         for key, (_, default) in options.items():
             out[f"{table}.{key}"] = toml_value(default)
@@ -280,6 +294,7 @@ def load_config(paths: Iterable[str] = (), config_file: str | None = None, isola
 def _keys_set(table: Mapping[str, object]) -> frozenset:
     """The Settings fields a (validated) table sets: ``select`` ..., ``extra.<option>``."""
     keys = {TOP_LEVEL[k][2] for k in table if k in TOP_LEVEL}
+    keys.update(f"extra.{k}" for k in table if k in FIX_OPTIONS)
     keys.update(f"extra.{n}" for k, v in table.items() if k in FAMILY_TABLES for n in v)
     return frozenset(keys)
 
@@ -338,6 +353,10 @@ def _check_type(value: object, kind: str, file: str, key: str) -> object:
         if value not in SEVERITIES:
             raise wrong()
         return value
+    if kind == COUNT:
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise wrong()
+        return value
     if kind == NUMBER:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
             raise wrong()
@@ -372,7 +391,7 @@ def settings_from_table(table: Mapping[str, object], file: str = "pyproject.toml
         raise ConfigError(f"{file}: [tool.boundlint] must be a table, got {_short(table)}")
     kwargs: dict[str, object] = {}
     extra: list[tuple[str, object]] = []
-    allowed = list(TOP_LEVEL) + list(FAMILY_TABLES) + ["tables"]
+    allowed = list(TOP_LEVEL) + list(FIX_OPTIONS) + list(FAMILY_TABLES) + ["tables"]
     prefix = "tool.boundlint." if where == "[tool.boundlint]" else ""
     for key, value in table.items():
         if key == "tables":
@@ -380,6 +399,8 @@ def settings_from_table(table: Mapping[str, object], file: str = "pyproject.toml
         elif key in TOP_LEVEL:
             kind, _, attr = TOP_LEVEL[key]
             kwargs[attr] = _check_type(value, kind, file, f"{prefix}{key}")
+        elif key in FIX_OPTIONS:
+            extra.append((key, _check_type(value, FIX_OPTIONS[key][0], file, f"{prefix}{key}")))
         elif key in FAMILY_TABLES:
             options = FAMILY_TABLES[key]
             if not isinstance(value, dict):
