@@ -1,0 +1,202 @@
+"""``boundlint check --fix | --unsafe-fixes | --diff | --fix-only``: fixes applied to files or stdin.
+
+Each file with a fixable finding is fixed in passes (fix, check again, fix
+what is left) until nothing more applies, at most ``MAX_PASSES``.  The new
+text is written atomically (a temporary file beside it, then a rename, the
+file's mode kept), and only when the file still holds the bytes the run
+read: a file changed on disk meanwhile is left alone, with a warning.
+``--diff`` writes nothing and prints a unified diff instead.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+import tempfile
+from dataclasses import dataclass, field
+
+from boundlint.fixes.apply import applicability, fix_text
+from boundlint.fixes.model import SAFE, UNSAFE
+
+MAX_PASSES = 10
+
+
+@dataclass
+class FileFix:
+    """A file's fixing: ``text`` before and ``fixed`` after, ``count`` fixes applied, ``findings``
+    (what the last check of ``fixed`` reported)."""
+
+    path: str
+    text: str
+    fixed: str
+    count: int = 0
+    findings: list = field(default_factory=list)
+
+
+def allowed(unsafe: bool) -> tuple[str, ...]:
+    """The applicabilities applied: safe ones, and unsafe ones with *unsafe*."""
+    return (SAFE, UNSAFE) if unsafe else (SAFE,)
+
+
+def fix_source(text: str, path: str, findings: list, settings, root: str, unsafe: bool, keep=None) -> FileFix:
+    """*text* (the file *path*) fixed in passes, each re-checked as the file *path* with *settings*
+    (``document.check_document``); *keep* filters re-checked findings (per-file ignores)."""
+    from boundlint.document import check_document
+
+    done = FileFix(path, text, text, 0, list(findings))
+    kinds = allowed(unsafe)
+    for _ in range(MAX_PASSES):
+        if not any(applicability(f) in kinds for f in done.findings):
+            break
+        out = fix_text(done.fixed, done.findings, settings, unsafe, path)
+        if not out.fixed or out.text == done.fixed:
+            break
+        done.fixed, done.count = out.text, done.count + len(out.fixed)
+        result = check_document(done.fixed, path, settings, root)
+        done.findings = [f for f in (result.findings if result else []) if keep is None or keep(f)]
+    return done
+
+
+def unified_diff(done: FileFix) -> str:
+    """The unified diff of *done* (``--- a/PATH`` / ``+++ b/PATH``, as ``git diff``)."""
+    name = done.path.replace(os.sep, "/")
+    lines = difflib.unified_diff(done.text.splitlines(keepends=True), done.fixed.splitlines(keepends=True),
+                                 f"a/{name}", f"b/{name}")
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+def _read(path: str) -> tuple[bytes, str] | None:
+    """The bytes of *path* and their UTF-8 text (a BOM kept out); None when unreadable or not UTF-8."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+        text = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return data, text
+
+
+def write_if_unchanged(path: str, before: bytes, text: str) -> str | None:
+    """Write *text* (UTF-8, a BOM kept when *before* had one) to *path* atomically, when *path* still
+    holds *before*; the reason it was not written, else None."""
+    try:
+        with open(path, "rb") as fh:
+            now = fh.read()
+        mode = os.stat(path).st_mode & 0o7777
+    except OSError as exc:
+        return f"cannot read it again: {exc.strerror or exc}"
+    if now != before:
+        return "it changed on disk during the run"
+    data = text.encode("utf-8")
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=".boundlint-", suffix=".tmp", dir=directory)
+        try:
+            with os.fdopen(handle, "wb") as fh:
+                fh.write(data)
+            os.chmod(temporary, mode)
+            os.replace(temporary, path)
+        except BaseException:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+            raise
+    except OSError as exc:
+        return f"cannot write it: {exc.strerror or exc}"
+    return None
+
+
+@dataclass
+class Run:
+    """What fixing files gave: ``findings`` (the run's findings, those of fixed files re-checked),
+    ``fixed`` (fixes applied), ``files`` (files changed), ``diffs`` (with ``--diff``)."""
+
+    findings: list
+    fixed: int = 0
+    files: int = 0
+    diffs: list = field(default_factory=list)
+    unsafe_left: int = 0  # findings left whose fix is unsafe, when unsafe fixes were not asked for
+
+
+def fix_files(findings: list, tree, unsafe: bool, write: bool) -> Run:
+    """Fix the files of *findings* (each judged by its config in *tree*); write them when *write*, else
+    collect their diffs.  A file that cannot be read as UTF-8 is left alone."""
+    by_path: dict[str, list] = {}
+    for f in findings:
+        by_path.setdefault(f.path, []).append(f)
+    kinds = allowed(unsafe)
+    run = Run([])
+    for path, found in by_path.items():
+        if not unsafe:
+            run.unsafe_left += sum(applicability(f) == UNSAFE for f in found)
+        if not any(applicability(f) in kinds for f in found) or path == "-":
+            run.findings.extend(found)
+            continue
+        read = _read(path)
+        if read is None:
+            run.findings.extend(found)
+            continue
+        before, text = read
+        bom = text.startswith("\ufeff")
+        resolved = tree.for_path(path)
+        done = fix_source(text[1:] if bom else text, path, found, resolved.settings, resolved.root, unsafe,
+                          lambda f: not tree.ignored(f.path, f.code))
+        if not done.count:
+            run.findings.extend(found)
+            continue
+        if not write:
+            run.diffs.append(unified_diff(done))
+            run.fixed += done.count
+            run.files += 1
+            run.findings.extend(found)
+            continue
+        problem = write_if_unchanged(path, before, ("\ufeff" if bom else "") + done.fixed)
+        if problem:
+            print(f"boundlint: warning: {path} not fixed: {problem}", file=sys.stderr)
+            run.findings.extend(found)
+            continue
+        run.fixed += done.count
+        run.files += 1
+        run.findings.extend(done.findings)
+    return run
+
+
+def summary(run: Run, remaining: int | None, diff: bool = False) -> str:
+    """The line said on stderr: ``Fixed 3 findings in 2 files (1 remaining).``; with *diff*, what
+    ``--fix`` would fix."""
+    plural = lambda n, word: f"{n} {word}{'' if n == 1 else 's'}"  # noqa: E731
+    more = (f" {plural(run.unsafe_left, 'finding')} more {'has' if run.unsafe_left == 1 else 'have'} an unsafe fix "
+            "(it changes behaviour): add --unsafe-fixes to apply it." if run.unsafe_left else "")
+    if diff:
+        return f"Would fix {plural(run.fixed, 'finding')} in {plural(run.files, 'file')}.{more}"
+    left = f" ({remaining} remaining)" if remaining is not None else ""
+    return f"Fixed {plural(run.fixed, 'finding')} in {plural(run.files, 'file')}{left}.{more}"
+
+
+def fix_stdin(path: str, tree, unsafe: bool, diff: bool, stream=None) -> tuple[str, list, int]:
+    """Standard input checked and fixed as the file *path*: ``(output, remaining findings, fixes)``,
+    output being the fixed text (all of it, fixed or not) or, with *diff*, its unified diff.
+    Raises ``document.DocumentError`` when standard input cannot be read or decoded."""
+    from boundlint.document import DocumentError, check_document
+    from boundlint.source import DecodeError, decode_source
+
+    stream = stream if stream is not None else getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise DocumentError("cannot read standard input: there is none")
+    try:
+        data = stream.read()
+    except OSError as exc:
+        raise DocumentError(f"cannot read standard input: {exc.strerror or exc}") from None
+    try:
+        text = decode_source(data)
+    except DecodeError as exc:
+        raise DocumentError(f"cannot fix standard input: {exc}") from None
+    resolved = tree.for_path(path)
+    result = check_document(text, path, resolved.settings, resolved.root)
+    keep = (lambda f: not tree.ignored(f.path, f.code))
+    findings = [f for f in (result.findings if result else []) if keep(f)]
+    done = fix_source(text, path, findings, resolved.settings, resolved.root, unsafe, keep)
+    if diff:
+        return unified_diff(done), done.findings, done.count
+    return done.fixed, done.findings, done.count
