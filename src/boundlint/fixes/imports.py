@@ -91,7 +91,8 @@ def add_imports(module: cst.Module, needed: list[tuple[str, str | None]]) -> cst
     new_lines: list[cst.SimpleStatementLine] = []
     for source, name in wanted:
         if name is None:
-            if module_reference(cst.Module(body=body), source) == (source, None) and not _imports(body, source):
+            if not _imports(body, source) and not any(cst.Module(body=[line]).code == f"import {source}\n"
+                                                      for line in new_lines):
                 new_lines.append(cst.parse_statement(f"import {source}\n"))
             continue
         for index, stmt in enumerate(body):

@@ -33,7 +33,7 @@ def dataclass_plan(site: Site, stmt) -> Plan | None:
             return None
         return Plan(title, {id(own): lambda updated: _first(updated, check)})
     method = cst.parse_statement(f"def __post_init__(self):\n    {n.code(check).strip().replace(chr(10), chr(10) + '    ')}\n")
-    method = method.with_changes(leading_lines=[cst.EmptyLine()])
+    method = method.with_changes(leading_lines=[cst.EmptyLine(indent=False)])
     return Plan(title, {id(cls): lambda updated: updated.with_changes(
         body=updated.body.with_changes(body=[*updated.body.body, method]))})
 
