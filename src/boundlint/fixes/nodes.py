@@ -46,14 +46,16 @@ def _appended(items: list, new, whitespace) -> list:
         return [new]
     last = items[-1]
     if isinstance(last.comma, cst.Comma):  # a trailing comma: the new item takes it, the old one a plain one
-        after = whitespace if isinstance(whitespace, cst.ParenthesizedWhitespace) else cst.SimpleWhitespace(" ")
+        # one item per line: the new line indented as the first item's, without the comment after `(`
+        after = whitespace.with_changes(first_line=cst.TrailingWhitespace(), empty_lines=[]) \
+            if isinstance(whitespace, cst.ParenthesizedWhitespace) else cst.SimpleWhitespace(" ")
         return [*items[:-1], last.with_changes(comma=cst.Comma(whitespace_after=after)), new.with_changes(comma=last.comma)]
     return [*items[:-1], last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), new]
 
 
 def with_kwarg(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Call:
-    """*call* with ``name=value``: the value replaced when the keyword is there, else added last (before
-    any ``*args`` / ``**kwargs`` would be wrong only for ``*``; keywords may follow them)."""
+    """*call* with ``name=value``: the value replaced when the keyword is there, else added last (a
+    keyword may follow ``*args`` and ``**kwargs``)."""
     for index, arg in enumerate(call.args):
         if arg.keyword is not None and arg.keyword.value == name:
             args = list(call.args)
