@@ -314,3 +314,19 @@ def test_fix_numbers_change_no_fingerprint():
     assert settings_from_table({"fix-max-items": 10, "fix-concurrency": 4}).fingerprint() == Settings().fingerprint()
     with pytest.raises(ConfigError, match=r"^x.toml: unknown key 'fix-max-item' in \[tool.boundlint\]; did you mean 'fix-max-items'\?$"):
         settings_from_table({"fix-max-item": 10}, "x.toml")
+
+
+def test_extend_safe_fixes_moves_a_code_between_safe_and_unsafe():
+    from boundlint.finding import Finding
+    from boundlint.fixes.apply import applicability
+
+    field = Finding("a.py", 5, 5, "BND201", "m", 5, 20, fix="request-field:pydantic")
+    assert applicability(field) == applicability(field, Settings()) == "unsafe"
+    promoted = settings_from_table({"extend-safe-fixes": ["BND2"]})
+    assert applicability(field, promoted) == "safe"
+    assert applicability(field, settings_from_table({"extend-safe-fixes": ["BND2"], "extend-unsafe-fixes": ["BND201"]})) == "unsafe"
+    assert applicability(field._replace(fix=""), promoted) is None
+    assert applicability(field._replace(code="BND301", fix="suggestion"), settings_from_table(
+        {"extend-safe-fixes": ["BND3"]})) == "display-only"
+    with pytest.raises(ConfigError, match=r"extend-safe-fixes: unknown rule code or prefix 'BND299'"):
+        settings_from_table({"extend-safe-fixes": ["BND299"]}, "x.toml")

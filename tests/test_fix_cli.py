@@ -152,3 +152,11 @@ def test_fix_with_stdin_reports_what_is_left_on_stderr(tmp_path, monkeypatch, ca
     out, err = capsys.readouterr()
     assert out == MODEL  # safe fixes only: none of these
     assert err.count("BND201") == 2 and "api.py:5:5: BND201" in err
+
+
+def test_extend_safe_fixes_lets_fix_apply_without_unsafe_fixes(tmp_path, monkeypatch, capsys):
+    path = _project(tmp_path, monkeypatch)
+    (tmp_path / "pyproject.toml").write_text(CONFIG + 'extend-safe-fixes = ["BND201"]\n', encoding="utf-8")
+    assert main(["check", "--no-cache", "--fix", "api.py"]) == 0
+    assert path.read_text(encoding="utf-8") == FIXED
+    assert capsys.readouterr().err == "Fixed 2 findings in 1 file (0 remaining).\n"

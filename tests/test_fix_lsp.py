@@ -50,3 +50,22 @@ async def test_display_only_suggestion_is_a_disabled_action(client: LanguageClie
     assert suggestion.title.startswith("Suggestion (BND301): ") and suggestion.edit is None
     assert suggestion.disabled.reason == "a display-only suggestion: boundlint has no automatic fix for it"
     assert actions[1].title == "Add `# noqa: BND301`"
+
+
+@pytest.mark.asyncio
+async def test_fix_all_applies_the_safe_fixes(client: LanguageClient, tmp_path):
+    (tmp_path / "svc" / "pyproject.toml").write_text(
+        '[tool.boundlint]\nfix-max-items = 20\nextend-safe-fixes = ["BND201"]\n', encoding="utf-8")
+    uri = (tmp_path / "svc" / "api.py").as_uri()
+    text = MODEL + "    tags: list[str] = []\n"
+    diagnostics = await open_doc(client, uri, text)
+    assert [d.code for d in diagnostics] == ["BND201", "BND201"]
+    actions = await quick_fixes(client, uri, diagnostics[:1], only=[types.CodeActionKind.SourceFixAll])
+    assert [(a.title, a.kind) for a in actions] == [("boundlint: fix all safe fixes", "source.fixAll.boundlint")]
+    fixed = apply_edits(text, actions[0].edit.changes[uri])
+    assert fixed == ("from pydantic import BaseModel, Field\nfrom typing import Annotated\n\n\n"
+                     "class LookupRequest(BaseModel):\n    uris: list[str] = Field(max_length=20)\n"
+                     "    tags: Annotated[list[str], Field(max_length=20)] = []\n")
+    quick = await quick_fixes(client, uri, diagnostics[:1])
+    assert quick[0].title == "Fix BND201: Cap `uris` at 20 items: `max_length=20`" and quick[0].is_preferred
+    assert await change_doc(client, uri, 2, fixed) == []

@@ -143,7 +143,7 @@ def test_show_settings_says_where_each_value_comes_from(monorepo, capsys):
     assert rows["timeout"] == ("30", "command line")
     assert rows["fanout.limiter-helpers"] == ("[]", "default")
     assert rows["fix-max-items"] == ("1000", "default") and rows["fix-concurrency"] == ("16", "default")
-    assert len(rows) == 10 + 2 + 10  # every top-level key, the two fix numbers and every family option
+    assert len(rows) == 10 + 4 + 10  # every top-level key, the four fix keys and every family option
     size = len(HAZARD.encode())
     assert lines[-1] == f"# time limit for this file: 30.0 s (timeout + 60 s per MB; the file is {size} bytes)"
     status, out, _ = run(capsys, "--show-settings", "top.py")

@@ -133,6 +133,8 @@ TOP_LEVEL: dict[str, tuple[str, object, str]] = {
 FIX_OPTIONS: dict[str, tuple[str, object]] = {
     "fix-max-items": (COUNT, 1000),
     "fix-concurrency": (COUNT, 16),
+    "extend-safe-fixes": (CODES, ()),  # codes or prefixes whose unsafe fixes count as safe (as ruff's)
+    "extend-unsafe-fixes": (CODES, ()),  # codes or prefixes whose safe fixes count as unsafe
 }
 
 # family table -> {option -> (kind, default)}; rules read them with ctx.settings.option(name, default)

@@ -27,10 +27,27 @@ KINDS: dict[str, tuple[str | None, str]] = {
 }
 
 
-def applicability(finding) -> str | None:
-    """``safe``, ``unsafe`` or ``display-only`` for the finding's fix kind; None when it has none."""
+def applicability(finding, settings=None) -> str | None:
+    """``safe``, ``unsafe`` or ``display-only`` for the finding's fix kind; None when it has none.
+
+    *settings* may move a code's fixes: ``extend-safe-fixes`` makes unsafe ones safe,
+    ``extend-unsafe-fixes`` safe ones unsafe (the longest matching prefix wins, as ruff's).
+    """
     known = KINDS.get((finding.fix or "").partition(":")[0])
-    return known[1] if known else None
+    if not known:
+        return None
+    applies = known[1]
+    option = getattr(settings, "option", None)
+    if option is None or applies == DISPLAY_ONLY:
+        return applies
+    code = finding.code
+    safe = max((len(p) for p in option("extend-safe-fixes") or () if code.startswith(p)), default=-1)
+    unsafe = max((len(p) for p in option("extend-unsafe-fixes") or () if code.startswith(p)), default=-1)
+    if safe > unsafe:
+        return SAFE
+    if unsafe > safe:
+        return UNSAFE
+    return applies
 
 
 class _Rewrite(cst.CSTTransformer):
@@ -129,7 +146,7 @@ def fixes_for(text: str, findings, settings=None, path: str = "") -> Outcome:
     Never raises for a text that does not parse (no fixes then)."""
     numbers = Numbers.from_settings(settings)
     out = Outcome(text)
-    wanted = [f for f in findings if applicability(f)]
+    wanted = [f for f in findings if applicability(f, settings)]
     if not wanted:
         return out
     try:
@@ -138,7 +155,7 @@ def fixes_for(text: str, findings, settings=None, path: str = "") -> Outcome:
         return out
     guarded = protected_lines(text)
     for finding in wanted:
-        kind, applies = finding.fix, applicability(finding)
+        kind, applies = finding.fix, applicability(finding, settings)
         if applies == DISPLAY_ONLY:
             out.fixes.append(Fix(finding, kind, applies, finding.hint))
             continue

@@ -46,7 +46,7 @@ def fix_source(text: str, path: str, findings: list, settings, root: str, unsafe
     done = FileFix(path, text, text, 0, list(findings))
     kinds = allowed(unsafe)
     for _ in range(MAX_PASSES):
-        if not any(applicability(f) in kinds for f in done.findings):
+        if not any(applicability(f, settings) in kinds for f in done.findings):
             break
         out = fix_text(done.fixed, done.findings, settings, unsafe, path)
         if not out.fixed or out.text == done.fixed:
@@ -128,9 +128,10 @@ def fix_files(findings: list, tree, unsafe: bool, write: bool) -> Run:
     kinds = allowed(unsafe)
     run = Run([])
     for path, found in by_path.items():
+        resolved = tree.for_path(path)
         if not unsafe:
-            run.unsafe_left += sum(applicability(f) == UNSAFE for f in found)
-        if not any(applicability(f) in kinds for f in found) or path == "-":
+            run.unsafe_left += sum(applicability(f, resolved.settings) == UNSAFE for f in found)
+        if not any(applicability(f, resolved.settings) in kinds for f in found) or path == "-":
             run.findings.extend(found)
             continue
         read = _read(path)
@@ -139,7 +140,6 @@ def fix_files(findings: list, tree, unsafe: bool, write: bool) -> Run:
             continue
         before, text = read
         bom = text.startswith("\ufeff")
-        resolved = tree.for_path(path)
         done = fix_source(text[1:] if bom else text, path, found, resolved.settings, resolved.root, unsafe,
                           lambda f: not tree.ignored(f.path, f.code))
         if not done.count:
