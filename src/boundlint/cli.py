@@ -112,12 +112,9 @@ def _add_check_parser(sub) -> None:
                        help="per-file time limit; a file over it is reported (BND002) and skipped (default: 60)")
     check.add_argument("--min-severity", choices=("low", "medium", "high"), default=None, dest="min_severity",
                        help="the lowest severity reported (default: medium; low shows findings whose evidence is weak)")
-    check.add_argument("--fix", action="store_true", help="apply the safe fixes, then report what is left")
-    check.add_argument("--unsafe-fixes", action="store_true", dest="unsafe_fixes",
-                       help="with --fix, --fix-only or --diff, apply the unsafe fixes too (they change behaviour: a cap rejects larger requests)")
-    check.add_argument("--fix-only", action="store_true", dest="fix_only", help="apply the fixes and report nothing")
-    check.add_argument("--diff", action="store_true",
-                       help="print the fixes as a unified diff and change nothing (exit 1 when there is something to fix)")
+    from boundlint.fixes.flags import add_arguments
+
+    add_arguments(check)  # --fix, --unsafe-fixes, --fix-only, --diff
     check.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     check.add_argument("--cache-dir", dest="cache_dir", default=None,
                        help="where results are cached (default: $BOUNDLINT_CACHE_DIR or ./.boundlint_cache)")
@@ -271,7 +268,13 @@ def _check(args) -> int:
     if fixing and (args.write_baseline or args.baseline) and (args.diff or args.fix_only):
         raise UsageError("--diff and --fix-only report nothing: they take no --baseline or --write-baseline")
     if fixing and stdin is not None:
-        return _fix_stdin(args, tree, stdin, options)
+        from boundlint.document import DocumentError
+        from boundlint.fixes.command import run_stdin
+
+        try:
+            return run_stdin(args, tree, stdin, options)
+        except DocumentError as exc:
+            raise UsageError(str(exc)) from None
     stdin_sources: dict[str, list[str]] = {}
     if stdin is not None:
         from boundlint.document import DocumentError, check_stdin
@@ -290,21 +293,11 @@ def _check(args) -> int:
 
     memo.flush()  # what per-file-ignores patterns answered, for the next run
     if fixing:
-        from boundlint.fixes.command import fix_files, summary
+        from boundlint.fixes.command import run_files
 
-        run = fix_files(findings, tree, args.unsafe_fixes, write=not args.diff)
-        if args.diff:
-            write_stdout("".join(run.diffs))
-            if not args.quiet:
-                print(summary(run, None, diff=True), file=sys.stderr)
-            return EXIT_FINDINGS if run.fixed else EXIT_CLEAN
-        findings = run.findings
-        if args.fix_only:
-            if not args.quiet:
-                print(summary(run, None), file=sys.stderr)
-            return EXIT_CLEAN
-        if not args.quiet and run.fixed:
-            print(summary(run, len(findings)), file=sys.stderr)
+        findings = run_files(args, tree, findings)  # the findings left, or the exit status of --diff / --fix-only
+        if isinstance(findings, int):
+            return findings
     sources = {}
     if findings and (options.needs_sources() or args.baseline or args.write_baseline):
         sources = stdin_sources or _sources({f.path for f in findings})
@@ -344,30 +337,6 @@ def _check(args) -> int:
     if findings and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
-
-
-def _fix_stdin(args, tree, stdin: str, options) -> int:
-    """``--fix`` / ``--fix-only`` / ``--diff`` on standard input: the fixed text (or the diff) on stdout,
-    the findings left (``--fix``) on stderr."""
-    from boundlint.document import DocumentError
-    from boundlint.fixes.command import fix_stdin
-    from boundlint.output import write_stdout
-
-    try:
-        output, findings, count = fix_stdin(stdin, tree, args.unsafe_fixes, args.diff)
-    except DocumentError as exc:
-        raise UsageError(str(exc)) from None
-    write_stdout(output)
-    if args.diff:
-        return EXIT_FINDINGS if count else EXIT_CLEAN
-    if args.fix_only:
-        return EXIT_CLEAN
-    if findings:
-        from boundlint.report.output import render
-
-        sys.stderr.write(render(findings, options._replace(colour=False), files=1,
-                                settings={tree.for_path(stdin).settings}))
-    return EXIT_FINDINGS if findings and not args.exit_zero else EXIT_CLEAN
 
 
 def _stdin_path(args) -> str | None:

@@ -85,10 +85,9 @@ class Settings(_SettingsTuple):
         from boundlint.hashes import blake2b
 
         # the fields in order, as dataclasses.asdict gave them when Settings was a dataclass: same cache keys;
-        # the numbers fixes write change no finding
+        # the fix options change no finding
         fields = self._asdict()
-        if any(key in FIX_OPTIONS for key, _ in self.extra):
-            fields["extra"] = tuple(item for item in self.extra if item[0] not in FIX_OPTIONS)
+        fields["extra"] = tuple(item for item in self.extra if item[0] not in FIX_OPTIONS)
         data = json.dumps(fields, sort_keys=True, default=str)
         return blake2b(data.encode(), digest_size=8).hexdigest()
 
@@ -101,8 +100,7 @@ REQUEST_MODEL_PATTERNS = (
     "*Create", "*Update", "*Form",
 )
 
-CODES, STRINGS, BOOL, NUMBER, CODE_TABLE, LEVEL, COUNT = (
-    "codes", "strings", "bool", "number", "code-table", "level", "count")
+CODES, STRINGS, BOOL, NUMBER, CODE_TABLE, LEVEL, COUNT = "codes", "strings", "bool", "number", "code-table", "level", "count"
 SEVERITIES = ("low", "medium", "high")
 _TYPE_TEXT = {
     CODES: "a list of rule codes or prefixes",
@@ -128,14 +126,10 @@ TOP_LEVEL: dict[str, tuple[str, object, str]] = {
     "min-severity": (LEVEL, "medium", "min_severity"),
 }
 
-# The numbers fixes write (boundlint.fixes): top-level keys kept in ``Settings.extra``, outside the
-# fingerprint (they change no finding).  key -> (kind, default)
-FIX_OPTIONS: dict[str, tuple[str, object]] = {
-    "fix-max-items": (COUNT, 1000),
-    "fix-concurrency": (COUNT, 16),
-    "extend-safe-fixes": (CODES, ()),  # codes or prefixes whose unsafe fixes count as safe (as ruff's)
-    "extend-unsafe-fixes": (CODES, ()),  # codes or prefixes whose safe fixes count as unsafe
-}
+# Fix options (boundlint.fixes): the numbers fixes write, and the codes whose fixes count as safe / unsafe
+# (as ruff's).  Top-level keys kept in ``Settings.extra``, outside the fingerprint.  key -> (kind, default)
+FIX_OPTIONS: dict[str, tuple[str, object]] = {"fix-max-items": (COUNT, 1000), "fix-concurrency": (COUNT, 16),
+                                              "extend-safe-fixes": (CODES, ()), "extend-unsafe-fixes": (CODES, ())}
 
 # family table -> {option -> (kind, default)}; rules read them with ctx.settings.option(name, default)
 FAMILY_TABLES: dict[str, dict[str, tuple[str, object]]] = {
@@ -355,14 +349,10 @@ def _check_type(value: object, kind: str, file: str, key: str) -> object:
         if value not in SEVERITIES:
             raise wrong()
         return value
-    if kind == COUNT:
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+    if kind in (NUMBER, COUNT):
+        if isinstance(value, bool) or not isinstance(value, int if kind == COUNT else (int, float)) or value <= 0:
             raise wrong()
-        return value
-    if kind == NUMBER:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-            raise wrong()
-        return float(value)
+        return float(value) if kind == NUMBER else value
     if kind in (STRINGS, CODES):
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise wrong()

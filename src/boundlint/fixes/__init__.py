@@ -6,19 +6,22 @@ computes a fix of its own.
 
 - ``fixes_for(text, findings, settings)``: each finding's ``Fix`` (applicability, title, edits);
 - ``fix_text(text, findings, settings, unsafe)``: one pass of fixes applied to *text*;
-- ``applicability(finding)``: ``safe``, ``unsafe``, ``display-only`` or None.
+- ``applicability(finding, settings)``: ``safe``, ``unsafe``, ``display-only`` or None.
+
+The names are loaded on first use: a run served from the cache imports none of it (nor dataclasses).
 """
 from __future__ import annotations
 
-from boundlint.fixes.model import APPLICABILITIES, DISPLAY_ONLY, SAFE, UNSAFE, Edit, Fix, Numbers
+import importlib
 
-__all__ = ["APPLICABILITIES", "DISPLAY_ONLY", "SAFE", "UNSAFE", "Edit", "Fix", "Numbers", "applicability",
-           "fix_text", "fixes_for"]
+_WHERE = {"APPLICABILITIES": "model", "DISPLAY_ONLY": "model", "SAFE": "model", "UNSAFE": "model", "Edit": "model",
+          "Fix": "model", "Numbers": "model", "applicability": "apply", "fix_text": "apply", "fixes_for": "apply",
+          "edits": "apply", "Outcome": "apply"}
+__all__ = sorted(_WHERE)
 
 
 def __getattr__(name: str):
-    if name in ("applicability", "fix_text", "fixes_for", "edits", "Outcome"):
-        from boundlint.fixes import apply
-
-        return getattr(apply, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{where}"), name)

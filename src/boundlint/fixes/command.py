@@ -200,3 +200,45 @@ def fix_stdin(path: str, tree, unsafe: bool, diff: bool, stream=None) -> tuple[s
     if diff:
         return unified_diff(done), done.findings, done.count
     return done.fixed, done.findings, done.count
+
+
+# -- the command line's part ----------------------------------------------------------------
+
+def run_files(args, tree, findings: list):
+    """``check --fix / --fix-only / --diff`` over the run's *findings*: the findings left to report
+    (``--fix``), or the exit status (``--diff``: 1 when there is something to fix; ``--fix-only``: 0)."""
+    from boundlint.output import write_stdout
+
+    run = fix_files(findings, tree, args.unsafe_fixes, write=not args.diff)
+    if args.diff:
+        write_stdout("".join(run.diffs))
+        if not args.quiet:
+            print(summary(run, None, diff=True), file=sys.stderr)
+        return 1 if run.fixed else 0
+    if args.fix_only:
+        if not args.quiet:
+            print(summary(run, None), file=sys.stderr)
+        return 0
+    if not args.quiet and run.fixed:
+        print(summary(run, len(run.findings)), file=sys.stderr)
+    return run.findings
+
+
+def run_stdin(args, tree, stdin: str, options) -> int:
+    """``--fix`` / ``--fix-only`` / ``--diff`` on standard input as the file *stdin*: the fixed text (or
+    the diff) on stdout, the findings left (``--fix``) on stderr; the exit status.  Raises
+    ``document.DocumentError`` when standard input cannot be read."""
+    from boundlint.output import write_stdout
+
+    output, findings, count = fix_stdin(stdin, tree, args.unsafe_fixes, args.diff)
+    write_stdout(output)
+    if args.diff:
+        return 1 if count else 0
+    if args.fix_only:
+        return 0
+    if findings:
+        from boundlint.report.output import render
+
+        sys.stderr.write(render(findings, options._replace(colour=False), files=1,
+                                settings={tree.for_path(stdin).settings}))
+    return 1 if findings and not args.exit_zero else 0
