@@ -70,8 +70,8 @@ def plan_of(module: Module, finding, numbers: Numbers) -> Plan | None:
         return None
     try:
         return importlib.import_module(known[0]).plan(site)
-    except (ValueError, TypeError, AttributeError, IndexError, cst.ParserSyntaxError):
-        return None  # a shape the codemod does not know: no fix rather than a broken run
+    except Exception:  # a shape the codemod does not know: no fix rather than a broken run
+        return None
 
 
 def render(module: Module, plans: list[Plan]) -> str:
@@ -164,7 +164,7 @@ def fixes_for(text: str, findings, settings=None, path: str = "") -> Outcome:
             continue
         try:
             new = render(module, [plan])
-        except (ValueError, TypeError, cst.CSTValidationError, RecursionError):
+        except (Exception, RecursionError):  # a replacement LibCST refuses: no fix
             continue
         found = edits(text, new)
         if not found or not _valid(new, path) or _touches(found, guarded):
@@ -190,10 +190,16 @@ def fix_text(text: str, findings, settings=None, unsafe: bool = False, path: str
         chosen.append(fix)
     if not chosen:
         return Outcome(text, [], found.fixes, found.module)
-    new = render(found.module, [fix.plan for fix in chosen])
-    if len(chosen) > 1 and (not _valid(new, path) or _touches(edits(text, new), protected_lines(text))):
-        chosen = chosen[:1]  # together they break what alone they do not: one at a time
+    try:
+        new = render(found.module, [fix.plan for fix in chosen])
+        broken = not _valid(new, path) or _touches(edits(text, new), protected_lines(text))
+    except (Exception, RecursionError):
+        broken = True
+    if len(chosen) > 1 and broken:
+        chosen = chosen[:1]  # together they break what alone they do not: one at a time (it rendered alone)
         new = render(found.module, [chosen[0].plan])
+    elif broken:
+        return Outcome(text, [], found.fixes, found.module)
     return Outcome(new, [fix.finding for fix in chosen], found.fixes, found.module)
 
 

@@ -101,14 +101,10 @@ def add_imports(module: cst.Module, needed: list[tuple[str, str | None]]) -> cst
                     and _dotted(small.module) == source and not isinstance(small.names, cst.ImportStar)):
                 if any(_dotted(a.name) == name for a in small.names):
                     break
-                names = list(small.names)
-                last = names[-1]
-                names[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-                if isinstance(last.comma, cst.Comma):  # a trailing comma in parentheses stays last
-                    names[-1] = last
-                    names.append(cst.ImportAlias(cst.Name(name), comma=last.comma))
-                else:
-                    names.append(cst.ImportAlias(cst.Name(name)))
+                from boundlint.fixes.nodes import _appended
+
+                first = small.lpar.whitespace_after if small.lpar else cst.SimpleWhitespace("")
+                names = _appended(list(small.names), cst.ImportAlias(cst.Name(name)), first)
                 body[index] = stmt.with_changes(body=[small.with_changes(names=names)])
                 break
         else:
