@@ -81,7 +81,17 @@ def render(module: Module, plans: list[Plan]) -> str:
     for plan in plans:
         replace.update(plan.replace)
         imports.extend(plan.imports)
-    tree = module.node.visit(_Rewrite(replace))
+    # only the top-level statements holding a replaced node are walked: a large module costs no more
+    tops = module.tops(replace)
+    body = []
+    for stmt in module.node.body:
+        if id(stmt) not in tops:
+            body.append(stmt)
+            continue
+        new = stmt.visit(_Rewrite(replace))
+        body.extend(new.nodes if isinstance(new, cst.FlattenSentinel) else [] if isinstance(new, cst.RemovalSentinel)
+                    else [new])
+    tree = module.node.with_changes(body=body)
     if imports:
         tree = add_imports(tree, imports)
     return tree.code
@@ -150,7 +160,7 @@ def fixes_for(text: str, findings, settings=None, path: str = "") -> Outcome:
     if not wanted:
         return out
     try:
-        module = out.module = Module(text)
+        module = out.module = Module(text, [(f.line, f.end_line) for f in wanted])
     except (cst.ParserSyntaxError, RecursionError, ValueError):
         return out
     guarded = protected_lines(text)

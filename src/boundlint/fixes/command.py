@@ -39,22 +39,52 @@ def allowed(unsafe: bool) -> tuple[str, ...]:
 
 
 def fix_source(text: str, path: str, findings: list, settings, root: str, unsafe: bool, keep=None) -> FileFix:
-    """*text* (the file *path*) fixed in passes, each re-checked as the file *path* with *settings*
-    (``document.check_document``); *keep* filters re-checked findings (per-file ignores)."""
+    """*text* (the file *path*) fixed in passes; *findings* are its findings; *keep* filters re-checked
+    findings (per-file ignores).
+
+    Fixes that overlap go in separate passes; between them the findings left are moved to the new
+    text by the lines the fixes kept (a finding on a line a fix rewrote waits for the check).  The
+    fixed text is then checked again as the file *path* with *settings* (``document.check_document``):
+    a fix can make another finding appear (a model that caps some of its fields now reads as a
+    request model), and those are fixed in turn, at most ``MAX_PASSES`` passes in all.
+    """
     from boundlint.document import check_document
 
     done = FileFix(path, text, text, 0, list(findings))
     kinds = allowed(unsafe)
-    for _ in range(MAX_PASSES):
-        if not any(applicability(f, settings) in kinds for f in done.findings):
+    current = list(findings)
+    passes = 0
+    while passes < MAX_PASSES:
+        applied = False
+        while passes < MAX_PASSES and any(applicability(f, settings) in kinds for f in current):
+            out = fix_text(done.fixed, current, settings, unsafe, path)
+            passes += 1
+            if not out.fixed or out.text == done.fixed:
+                break
+            fixed = {id(f) for f in out.fixed}
+            current = moved(done.fixed, out.text, [f for f in current if id(f) not in fixed])
+            done.fixed, done.count, applied = out.text, done.count + len(out.fixed), True
+        if not applied:
             break
-        out = fix_text(done.fixed, done.findings, settings, unsafe, path)
-        if not out.fixed or out.text == done.fixed:
-            break
-        done.fixed, done.count = out.text, done.count + len(out.fixed)
         result = check_document(done.fixed, path, settings, root)
-        done.findings = [f for f in (result.findings if result else []) if keep is None or keep(f)]
+        current = done.findings = [f for f in (result.findings if result else []) if keep is None or keep(f)]
     return done
+
+
+def moved(old: str, new: str, findings: list) -> list:
+    """*findings* of the text *old* placed in *new*: those whose lines *new* kept, shifted to where they
+    are now; the others are left out (the next check finds them again)."""
+    a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    blocks = [(i1, i2, j1) for tag, i1, i2, j1, _ in
+              difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if tag == "equal"]
+    out = []
+    for f in findings:
+        for i1, i2, j1 in blocks:
+            if i1 <= f.line - 1 and f.end_line - 1 < i2:
+                shift = j1 - i1
+                out.append(f._replace(line=f.line + shift, end_line=f.end_line + shift))
+                break
+    return out
 
 
 def unified_diff(done: FileFix) -> str:

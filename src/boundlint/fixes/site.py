@@ -12,16 +12,39 @@ from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvide
 
 
 class Module:
-    """*text* parsed, with each node's span and parent.  Raises ``libcst.ParserSyntaxError`` on bad text."""
+    """*text* parsed, with the span and parent of each node of the top-level statements that hold one
+    of the line ranges *spans* (``(line, end_line)`` pairs; None: every statement).  Positions come from
+    a module of each such statement alone, moved to its first line: a large module costs a
+    position pass over the statements the fixes touch, not over all of it.  Raises
+    ``libcst.ParserSyntaxError`` on bad text."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, spans=None) -> None:
         self.text = text
-        wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
-        self.node = wrapper.module
-        self.positions = wrapper.resolve(PositionProvider)
-        self.parents = wrapper.resolve(ParentNodeProvider)
+        self.node = module = cst.parse_module(text)
+        self.positions: dict = {}
+        self.parents: dict = {}
+        line = 1 + len(module.header)
+        for stmt in module.body:
+            size = module.code_for_node(stmt).count("\n")
+            if spans is None or any(start <= line + size and end >= line for start, end in spans):
+                self._resolve(stmt, line - 1)
+            line += size
         self._by_span: dict[tuple[int, int, int, int], list[cst.CSTNode]] | None = None
         self._by_id: dict[int, cst.CSTNode] | None = None
+
+    def _resolve(self, stmt: cst.CSTNode, shift: int) -> None:
+        """Positions and parents of the nodes of the top-level *stmt*, whose code starts *shift* lines down."""
+        from libcst.metadata import CodePosition, CodeRange
+
+        alone = self.node.with_changes(body=[stmt], header=[], footer=[])
+        wrapper = MetadataWrapper(alone, unsafe_skip_copy=True)
+        found = wrapper.resolve_many([PositionProvider, ParentNodeProvider])
+        for node, pos in found[PositionProvider].items():
+            if node is not alone:
+                self.positions[node] = CodeRange(CodePosition(pos.start.line + shift, pos.start.column),
+                                                 CodePosition(pos.end.line + shift, pos.end.column))
+        for node, parent in found[ParentNodeProvider].items():
+            self.parents[node] = self.node if parent is alone else parent
 
     def at(self, line: int, column: int, end_line: int, end_column: int) -> list[cst.CSTNode]:
         """The nodes whose span is exactly this one (outermost first); [] when none."""
@@ -46,6 +69,19 @@ class Module:
                 pos = self.positions[node]
                 out.append(((pos.start.line, pos.start.column), (pos.end.line, pos.end.column)))
         return tuple(out)
+
+    def tops(self, ids) -> set[int]:
+        """The ``id`` of each top-level statement holding a node whose ``id`` is in *ids*."""
+        if self._by_id is None:
+            self._by_id = {id(node): node for node in self.positions}
+        out = set()
+        for key in ids:
+            node = self._by_id.get(key)
+            while node is not None and self.parents.get(node) is not self.node:
+                node = self.parents.get(node)
+            if node is not None:
+                out.add(id(node))
+        return out
 
     def depth(self, node: cst.CSTNode) -> int:
         """How many nodes enclose *node* (the module's depth is 0)."""
