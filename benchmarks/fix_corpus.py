@@ -23,6 +23,7 @@ usage:
   python benchmarks/fix_corpus.py                    # both corpora
   python benchmarks/fix_corpus.py --corpus services  # one
   python benchmarks/fix_corpus.py --keep DIR         # leave the fixed copy in DIR to read the diffs
+  python benchmarks/fix_corpus.py --corpus services --project djoser-2.3.5   # one project (repeatable)
 """
 from __future__ import annotations
 
@@ -63,13 +64,14 @@ def _key(f: dict) -> tuple[str, str, str]:
 
 
 def check_corpus(name: str, keep: Path | None) -> tuple[bool, Counter, Counter, Counter, Counter]:
-    """Run the property over corpus *name*: ``(ok, before, fixed, not fixable, new)`` counts by code."""
+    """Run the property over corpus *name* (``services``, or one project of it: ``services/djoser-2.3.5``):
+    ``(ok, before, fixed, not fixable, new)`` counts by code."""
     source = CORPORA / name
     if not source.is_dir():
         print(f"fix_corpus: {name!r} is not built: run benchmarks/corpus.py first (see docs/benchmarks.md)",
               file=sys.stderr)
         sys.exit(2)
-    work = Path(tempfile.mkdtemp(prefix=f"boundlint-fix-{name}-")) if keep is None else keep / name
+    work = Path(tempfile.mkdtemp(prefix="boundlint-fix-")) / name if keep is None else keep / name
     if work.exists():
         shutil.rmtree(work)
     shutil.copytree(source, work)
@@ -112,15 +114,21 @@ def check_corpus(name: str, keep: Path | None) -> tuple[bool, Counter, Counter, 
         return ok, counts_before, fixed, not_fixable, Counter(code for (_, code, _), n in new.items() for _ in range(n))
     finally:
         if keep is None:
-            shutil.rmtree(work, ignore_errors=True)
+            shutil.rmtree(work.parents[len(Path(name).parts) - 1], ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--corpus", choices=(*NAMES, "both"), default="both")
     parser.add_argument("--keep", type=Path, help="leave the fixed copies in this directory")
+    parser.add_argument("--project", action="append", default=[],
+                        help="only this project of the corpus (``djoser-2.3.5``); repeatable")
     args = parser.parse_args(argv)
     names = NAMES if args.corpus == "both" else (args.corpus,)
+    if args.project:
+        if args.corpus == "both":
+            parser.error("--project needs --corpus full or --corpus services")
+        names = tuple(f"{args.corpus}/{project}" for project in args.project)
     ok = True
     totals = [Counter(), Counter(), Counter(), Counter()]
     for name in names:
