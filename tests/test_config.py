@@ -293,3 +293,40 @@ def test_limiter_helpers_option_makes_a_helper_a_limit(tmp_path):
     assert [f.code for f in check_source(LIMITED_BY_HELPER, "m.py", Settings())] == ["BND101"]
     cfg = write(tmp_path / "pyproject.toml", '[tool.boundlint.fanout]\nlimiter-helpers = ["app.pools.checkout"]\n')
     assert check_source(LIMITED_BY_HELPER, "m.py", load_config(config_file=str(cfg)).settings) == []
+
+
+# -- the numbers fixes write ------------------------------------------------------------------
+
+def test_fix_numbers_are_read_and_validated(tmp_path):
+    cfg = write(tmp_path / "pyproject.toml", "[tool.boundlint]\nfix-max-items = 250\nfix-concurrency = 8\n")
+    loaded = load_config(config_file=str(cfg))
+    assert (loaded.settings.option("fix-max-items"), loaded.settings.option("fix-concurrency")) == (250, 8)
+    assert {"extra.fix-max-items", "extra.fix-concurrency"} <= loaded.keys
+    for bad, got in (("0", "an integer: 0"), ("2.5", "a float: 2.5"), ("true", "a boolean: true"), ('"9"', 'a string: "9"')):
+        write(tmp_path / "pyproject.toml", f"[tool.boundlint]\nfix-max-items = {bad}\n")
+        with pytest.raises(ConfigError) as caught:
+            load_config(config_file=str(cfg))
+        assert str(caught.value).endswith(f"pyproject.toml: tool.boundlint.fix-max-items must be a positive integer, got {got}")
+
+
+def test_fix_numbers_change_no_fingerprint():
+    # they change no finding, so a run with them set is served from the same cache entries
+    assert settings_from_table({"fix-max-items": 10, "fix-concurrency": 4}).fingerprint() == Settings().fingerprint()
+    with pytest.raises(ConfigError, match=r"^x.toml: unknown key 'fix-max-item' in \[tool.boundlint\]; did you mean 'fix-max-items'\?$"):
+        settings_from_table({"fix-max-item": 10}, "x.toml")
+
+
+def test_extend_safe_fixes_moves_a_code_between_safe_and_unsafe():
+    from boundlint.finding import Finding
+    from boundlint.fixes.apply import applicability
+
+    field = Finding("a.py", 5, 5, "BND201", "m", 5, 20, fix="request-field:pydantic")
+    assert applicability(field) == applicability(field, Settings()) == "unsafe"
+    promoted = settings_from_table({"extend-safe-fixes": ["BND2"]})
+    assert applicability(field, promoted) == "safe"
+    assert applicability(field, settings_from_table({"extend-safe-fixes": ["BND2"], "extend-unsafe-fixes": ["BND201"]})) == "unsafe"
+    assert applicability(field._replace(fix=""), promoted) is None
+    assert applicability(field._replace(code="BND301", fix="suggestion"), settings_from_table(
+        {"extend-safe-fixes": ["BND3"]})) == "display-only"
+    with pytest.raises(ConfigError, match=r"extend-safe-fixes: unknown rule code or prefix 'BND299'"):
+        settings_from_table({"extend-safe-fixes": ["BND299"]}, "x.toml")

@@ -142,7 +142,8 @@ def test_show_settings_says_where_each_value_comes_from(monorepo, capsys):
     assert rows["per-file-ignores"] == ('{"tests/**" = ["BND1"]}', cfg)
     assert rows["timeout"] == ("30", "command line")
     assert rows["fanout.limiter-helpers"] == ("[]", "default")
-    assert len(rows) == 10 + 10  # every top-level key and every family option
+    assert rows["fix-max-items"] == ("1000", "default") and rows["fix-concurrency"] == ("16", "default")
+    assert len(rows) == 10 + 4 + 10  # every top-level key, the four fix keys and every family option
     size = len(HAZARD.encode())
     assert lines[-1] == f"# time limit for this file: 30.0 s (timeout + 60 s per MB; the file is {size} bytes)"
     status, out, _ = run(capsys, "--show-settings", "top.py")

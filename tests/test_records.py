@@ -62,7 +62,7 @@ def test_finding_order_hash_immutability_and_pickle():
     assert pickle.loads(pickle.dumps(b)) == b and type(pickle.loads(pickle.dumps(b))) is Finding
     assert a._replace(severity="low").severity == "low"
     assert repr(c) == ("Finding(path='a.py', line=2, column=5, code='BND201', message='m', end_line=2, end_column=6, "
-                       "hint='', evidence=(), severity='medium', severity_reason='')")
+                       "hint='', evidence=(), severity='medium', severity_reason='', fix='')")
 
 
 def test_file_result_defaults_equality_repr_and_pickle():

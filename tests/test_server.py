@@ -71,9 +71,9 @@ async def test_open_change_save_and_quick_fix(client: LanguageClient, tmp_path):
     assert (diagnostic.range.start.line, diagnostic.range.start.character) == (3, 10)
     assert (diagnostic.range.end.line, diagnostic.range.end.character) == (3, 46)
 
-    [action] = await quick_fixes(client, uri, [diagnostic])
+    [fix, action] = await quick_fixes(client, uri, [diagnostic])  # the gather's own fix (test_fix_lsp), then noqa
     assert action.kind == types.CodeActionKind.QuickFix and action.title == "Add `# noqa: BND101`"
-    assert await quick_fixes(client, uri, [diagnostic], only=[types.CodeActionKind.QuickFix]) == [action]
+    assert await quick_fixes(client, uri, [diagnostic], only=[types.CodeActionKind.QuickFix]) == [fix, action]
     assert await quick_fixes(client, uri, [diagnostic], only=[types.CodeActionKind.SourceFixAll]) == []
     [edit] = action.edit.changes[uri]
     fixed = apply(HAZARD, edit)
@@ -99,7 +99,7 @@ async def test_utf16_columns_and_noqa_merge(client: LanguageClient, tmp_path):
     [diagnostic] = await open_doc(client, uri, text)
     assert (diagnostic.range.start.line, diagnostic.range.start.character) == (3, 21)
     assert (diagnostic.range.end.line, diagnostic.range.end.character) == (3, 57)
-    [action] = await quick_fixes(client, uri, [diagnostic])
+    [_, action] = await quick_fixes(client, uri, [diagnostic])  # the gather's own fix, then noqa
     [edit] = action.edit.changes[uri]
     # ", BND101" goes after "E501": 70 code points into the line, 71 UTF-16 units.
     assert (edit.range.start.line, edit.range.start.character, edit.range.end.character, edit.new_text) == (

@@ -168,7 +168,7 @@ class Cache:
         entry = self._shard(key[:2]).get(key)
         try:
             _, lines, raw, consulted = entry
-            findings = [Finding(path, *item[:7], tuple(item[7]), *item[8:10]) for item in raw]
+            findings = [Finding(path, *item[:7], tuple(item[7]), *item[8:11]) for item in raw]
             if not isinstance(consulted, dict):
                 return None
         except (TypeError, ValueError, IndexError):
@@ -191,7 +191,7 @@ class Cache:
         """Record the result of the file *path* with content *key*, with the project questions it *consulted*."""
         key = entry_key(key, path)
         raw = [[f.line, f.column, f.code, f.message, f.end_line, f.end_column, f.hint, list(f.evidence), f.severity,
-                f.severity_reason] for f in findings]
+                f.severity_reason, f.fix] for f in findings]
         self._shard(key[:2])[key] = [self._now, lines, raw, consulted or {}]
         self._dirty.add(key[:2])
 

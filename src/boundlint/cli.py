@@ -112,6 +112,9 @@ def _add_check_parser(sub) -> None:
                        help="per-file time limit; a file over it is reported (BND002) and skipped (default: 60)")
     check.add_argument("--min-severity", choices=("low", "medium", "high"), default=None, dest="min_severity",
                        help="the lowest severity reported (default: medium; low shows findings whose evidence is weak)")
+    from boundlint.fixes.flags import add_arguments
+
+    add_arguments(check)  # --fix, --unsafe-fixes, --fix-only, --diff
     check.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     check.add_argument("--cache-dir", dest="cache_dir", default=None,
                        help="where results are cached (default: $BOUNDLINT_CACHE_DIR or ./.boundlint_cache)")
@@ -261,6 +264,17 @@ def _check(args) -> int:
             raise UsageError(str(exc)) from None
         write_stdout("".join(f"{f}\n" for f in files))
         return EXIT_CLEAN
+    fixing = args.fix or args.fix_only or args.diff
+    if fixing and (args.write_baseline or args.baseline) and (args.diff or args.fix_only):
+        raise UsageError("--diff and --fix-only report nothing: they take no --baseline or --write-baseline")
+    if fixing and stdin is not None:
+        from boundlint.document import DocumentError
+        from boundlint.fixes.command import run_stdin
+
+        try:
+            return run_stdin(args, tree, stdin, options)
+        except DocumentError as exc:
+            raise UsageError(str(exc)) from None
     stdin_sources: dict[str, list[str]] = {}
     if stdin is not None:
         from boundlint.document import DocumentError, check_stdin
@@ -278,6 +292,12 @@ def _check(args) -> int:
     from boundlint import memo
 
     memo.flush()  # what per-file-ignores patterns answered, for the next run
+    if fixing:
+        from boundlint.fixes.command import run_files
+
+        findings = run_files(args, tree, findings)  # the findings left, or the exit status of --diff / --fix-only
+        if isinstance(findings, int):
+            return findings
     sources = {}
     if findings and (options.needs_sources() or args.baseline or args.write_baseline):
         sources = stdin_sources or _sources({f.path for f in findings})

@@ -86,8 +86,11 @@ class Settings(_SettingsTuple):
         """A stable hash of every setting that changes findings."""
         from boundlint.hashes import blake2b
 
-        # the fields in order, as dataclasses.asdict gave them when Settings was a dataclass: same cache keys
-        data = json.dumps(self._asdict(), sort_keys=True, default=str)
+        # the fields in order, as dataclasses.asdict gave them when Settings was a dataclass: same cache keys;
+        # the fix options change no finding
+        fields = self._asdict()
+        fields["extra"] = tuple(item for item in self.extra if item[0] not in FIX_OPTIONS)
+        data = json.dumps(fields, sort_keys=True, default=str)
         return blake2b(data.encode(), digest_size=8).hexdigest()
 
 
@@ -99,7 +102,7 @@ REQUEST_MODEL_PATTERNS = (
     "*Create", "*Update", "*Form",
 )
 
-CODES, STRINGS, BOOL, NUMBER, CODE_TABLE, LEVEL = "codes", "strings", "bool", "number", "code-table", "level"
+CODES, STRINGS, BOOL, NUMBER, CODE_TABLE, LEVEL, COUNT = "codes", "strings", "bool", "number", "code-table", "level", "count"
 SEVERITIES = ("low", "medium", "high")
 _TYPE_TEXT = {
     CODES: "a list of rule codes or prefixes",
@@ -108,6 +111,7 @@ _TYPE_TEXT = {
     NUMBER: "a positive number",
     CODE_TABLE: "a table of glob = [codes]",
     LEVEL: "one of \"low\", \"medium\", \"high\"",
+    COUNT: "a positive integer",
 }
 
 # key -> (kind, default, Settings field)
@@ -123,6 +127,11 @@ TOP_LEVEL: dict[str, tuple[str, object, str]] = {
     "timeout": (NUMBER, 60.0, "timeout"),
     "min-severity": (LEVEL, "medium", "min_severity"),
 }
+
+# Fix options (boundlint.fixes): the numbers fixes write, and the codes whose fixes count as safe / unsafe
+# (as ruff's).  Top-level keys kept in ``Settings.extra``, outside the fingerprint.  key -> (kind, default)
+FIX_OPTIONS: dict[str, tuple[str, object]] = {"fix-max-items": (COUNT, 1000), "fix-concurrency": (COUNT, 16),
+                                              "extend-safe-fixes": (CODES, ()), "extend-unsafe-fixes": (CODES, ())}
 
 # family table -> {option -> (kind, default)}; rules read them with ctx.settings.option(name, default)
 FAMILY_TABLES: dict[str, dict[str, tuple[str, object]]] = {
@@ -142,6 +151,7 @@ FAMILY_TABLES: dict[str, dict[str, tuple[str, object]]] = {
 def documented_keys() -> dict[str, str]:
     """Every configuration key (``select``, ``fanout.limiter-helpers`` ...) -> its default as TOML."""
     out = {key: "{}" if kind == CODE_TABLE else toml_value(default) for key, (kind, default, _) in TOP_LEVEL.items()}
+    out.update((key, toml_value(default)) for key, (_, default) in FIX_OPTIONS.items())
     for table, options in FAMILY_TABLES.items():
         for key, (_, default) in options.items():
             out[f"{table}.{key}"] = toml_value(default)
@@ -282,6 +292,7 @@ def load_config(paths: Iterable[str] = (), config_file: str | None = None, isola
 def _keys_set(table: Mapping[str, object]) -> frozenset:
     """The Settings fields a (validated) table sets: ``select`` ..., ``extra.<option>``."""
     keys = {TOP_LEVEL[k][2] for k in table if k in TOP_LEVEL}
+    keys.update(f"extra.{k}" for k in table if k in FIX_OPTIONS)
     keys.update(f"extra.{n}" for k, v in table.items() if k in FAMILY_TABLES for n in v)
     return frozenset(keys)
 
@@ -329,10 +340,10 @@ def _check_type(value: object, kind: str, file: str, key: str) -> object:
         if value not in SEVERITIES:
             raise wrong()
         return value
-    if kind == NUMBER:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+    if kind in (NUMBER, COUNT):
+        if isinstance(value, bool) or not isinstance(value, int if kind == COUNT else (int, float)) or value <= 0:
             raise wrong()
-        return float(value)
+        return float(value) if kind == NUMBER else value
     if kind in (STRINGS, CODES):
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise wrong()
@@ -363,7 +374,7 @@ def settings_from_table(table: Mapping[str, object], file: str = "pyproject.toml
         raise ConfigError(f"{file}: [tool.boundlint] must be a table, got {_short(table)}")
     kwargs: dict[str, object] = {}
     extra: list[tuple[str, object]] = []
-    allowed = list(TOP_LEVEL) + list(FAMILY_TABLES) + ["tables"]
+    allowed = list(TOP_LEVEL) + list(FIX_OPTIONS) + list(FAMILY_TABLES) + ["tables"]
     prefix = "tool.boundlint." if where == "[tool.boundlint]" else ""
     for key, value in table.items():
         if key == "tables":
@@ -371,6 +382,8 @@ def settings_from_table(table: Mapping[str, object], file: str = "pyproject.toml
         elif key in TOP_LEVEL:
             kind, _, attr = TOP_LEVEL[key]
             kwargs[attr] = _check_type(value, kind, file, f"{prefix}{key}")
+        elif key in FIX_OPTIONS:
+            extra.append((key, _check_type(value, FIX_OPTIONS[key][0], file, f"{prefix}{key}")))
         elif key in FAMILY_TABLES:
             options = FAMILY_TABLES[key]
             if not isinstance(value, dict):

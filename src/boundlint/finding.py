@@ -10,10 +10,12 @@ from collections import namedtuple
 #   evidence: tuple[str, ...] = ()  the chain of facts that makes it a hazard, outermost first,
 #                                   each ``"what (path:line)"``,
 #   severity: str = "medium"        ``high``, ``medium`` or ``low`` (analysis.severity), from the evidence,
-#   severity_reason: str = ""       the evidence that set ``severity``, one phrase.
+#   severity_reason: str = ""       the evidence that set ``severity``, one phrase,
+#   fix: str = ""                   the fix kind of the site (``request-field:pydantic``, ``query-parameter``
+#                                   ...; ``boundlint.fixes``), "" when the hazard has no mechanical fix.
 _FindingTuple = namedtuple(
-    "Finding", "path line column code message end_line end_column hint evidence severity severity_reason",
-    defaults=("", (), "medium", ""))
+    "Finding", "path line column code message end_line end_column hint evidence severity severity_reason fix",
+    defaults=("", (), "medium", "", ""))
 
 
 class Finding(_FindingTuple):
@@ -21,7 +23,8 @@ class Finding(_FindingTuple):
 
     Positions are 1-based lines and 1-based columns (as printed); ``end_line`` /
     ``end_column`` close the flagged node (column exclusive).  Ordering is by
-    path, line, column, then code, which is the output order.
+    path, line, column, then code, which is the output order.  ``fix`` names the
+    codemod (``boundlint.fixes``) that turns the finding's span into edits.
     """
 
     __slots__ = ()

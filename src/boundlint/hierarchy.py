@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 
 from boundlint import memo
 from boundlint.config import (
-    FAMILY_TABLES, TOP_LEVEL, Config, ConfigError, PerFileIgnores, Settings, _boundlint_table, _display,
+    FAMILY_TABLES, FIX_OPTIONS, TOP_LEVEL, Config, ConfigError, PerFileIgnores, Settings, _boundlint_table, _display,
     _load_toml, load_config, merge_cli, toml_value,
 )
 
@@ -230,6 +230,9 @@ def describe(path: str, resolved: Resolved) -> str:
         text = "{" + ", ".join(f"{toml_value(g)} = {toml_value(c)}" for g, c in value) + "}" \
             if kind == "code-table" else toml_value(value)
         rows.append((f"{key} = {text}", _origin(attr in resolved.keys, attr in resolved.cli, attr, source)))
+    for name, (_, default) in FIX_OPTIONS.items():
+        rows.append((f"{name} = {toml_value(s.option(name, default))}",
+                     _origin(f"extra.{name}" in resolved.keys, False, name, source)))
     for table, options in FAMILY_TABLES.items():
         for name, (_, default) in options.items():
             value = s.option(name, default)

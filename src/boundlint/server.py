@@ -4,7 +4,9 @@ Diagnostics are published when a document is opened or saved, and 0.3 s
 after the last change while typing.  Each carries the rule code, a link to
 the rule's page and the ``help:`` line under the message (the CLI's text
 output, as editors show a multi-line message).  A quick fix adds ``# noqa:
-CODE`` to the flagged line, joining an existing ``# noqa: X`` list.
+CODE`` to the flagged line, joining an existing ``# noqa: X`` list; a finding
+with a fix gets it as a quick fix too, and ``source.fixAll.boundlint`` applies
+the safe ones (``boundlint.fixes.lsp``).
 
 Each document is checked in this process as the file at its path: the
 settings of the pyproject.toml nearest that path apply, with its
@@ -158,10 +160,12 @@ def build_server() -> BoundlintServer:
         ls.cancel(params.text_document.uri)
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
 
-    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
-                    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+    from boundlint.fixes.lsp import KINDS, fix_actions
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=KINDS))
     def code_action(ls: BoundlintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-        return noqa_actions(ls, params)
+        # the fixes (boundlint.fixes.lsp) beside the noqa quick fixes
+        return fix_actions(ls, params, lint) + noqa_actions(ls, params)
 
     return server
 

@@ -40,7 +40,7 @@ def _positions(module, sink, path: str, text: str | None = None) -> list[Finding
         level = _severity(module, ctx, report, chain, path)
         out.append(Finding(path, pos.start.line, pos.start.column + 1, report.rule.code, report.message,
                            pos.end.line, pos.end.column + 1, report.hint or report.rule.hint, tuple(report.evidence),
-                           level.level, level.why))
+                           level.level, level.why, report.fix))
     return out
 
 

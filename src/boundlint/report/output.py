@@ -98,7 +98,7 @@ def render(findings: Sequence[Finding], options: ReportOptions, *, files: int, h
 
         used = settings if isinstance(settings, (set, frozenset, list, tuple)) else [settings]
         selected = {cls.code: cls for each in used for cls in enabled_rules(each)}  # per-file configs: their union
-        return format_sarif(findings, dict(sorted(selected.items())), sources=sources)
+        return format_sarif(findings, dict(sorted(selected.items())), sources=sources, settings=settings)
     if fmt == "github":
         from boundlint.report.github import format_github
 

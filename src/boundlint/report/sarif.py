@@ -133,11 +133,12 @@ def _related(evidence: Iterable[str], cwd: str) -> list[dict[str, object]]:
 
 
 def format_sarif(findings: Iterable[Finding], rules: Mapping[str, type], cwd: str | None = None,
-                 sources: Mapping[str, list[str]] | None = None) -> str:
+                 sources: Mapping[str, list[str]] | None = None, settings: object = None) -> str:
     """A SARIF 2.1.0 log (JSON text) of *findings*; *rules* maps code -> rule class for ``tool.driver.rules``.
 
     Every code that has a finding is described, whether or not it is in *rules*.
-    *sources* optionally maps a path to its lines, for snippets.
+    *sources* optionally maps a path to its lines, for snippets and for the ``fixes`` of findings
+    that have one (``boundlint.fixes``; the numbers from *settings*, the run's Settings or set of them).
     """
     from boundlint.rules.base import all_rules
 
@@ -148,6 +149,15 @@ def format_sarif(findings: Iterable[Finding], rules: Mapping[str, type], cwd: st
     codes = sorted(set(rules) | {f.code for f in findings if f.code in registry})
     index = {code: i for i, code in enumerate(codes)}
     results = []
+    fixes = {}
+    if sources and any(f.fix for f in findings):
+        from boundlint.fixes.export import sarif_fixes
+
+        def artifact_for(path: str) -> dict:
+            uri, base = _uri(path, cwd)
+            return {"uri": uri, "uriBaseId": base} if base else {"uri": uri}
+
+        fixes = sarif_fixes(findings, sources, artifact_for, settings)
     for f in findings:
         uri, base = _uri(f.path, cwd)
         artifact: dict[str, object] = {"uri": uri}
@@ -180,6 +190,8 @@ def format_sarif(findings: Iterable[Finding], rules: Mapping[str, type], cwd: st
             related = _related(f.evidence, cwd)
             if related:
                 result["relatedLocations"] = related
+        if id(f) in fixes:
+            result["fixes"] = fixes[id(f)]
         results.append(result)
     log = {
         "$schema": SCHEMA_URI,

@@ -68,6 +68,7 @@ class Report:
     work: tuple[cst.CSTNode, ...] = ()
     severity: str | None = None  # set by the rule when it knows better than the shared judgement
     reached: str = ""  # the per-item dependency, when the rule's own shape shows it (a failed result of one)
+    fix: str = ""  # the fix kind of the site (boundlint.fixes), "" when none
 
 
 REGISTRY: dict[str, type["Rule"]] = {}
@@ -89,6 +90,7 @@ class Rule:
     message: ClassVar[str] = ""
     hint: ClassVar[str] = ""
     hints: ClassVar[dict[str, str]] = {}
+    fix: ClassVar[str] = ""  # the fix kind of every finding of the rule (boundlint.fixes), unless report() names one
     invalid: ClassVar[tuple[Example, ...]] = ()
     valid: ClassVar[tuple[Example, ...]] = ()
     # A necessary condition on the source text: when it does not match, the rule
@@ -110,7 +112,7 @@ class Rule:
 
     def report(self, node: cst.CSTNode, evidence: tuple[str, ...] | list[str] = (), hint: str = "",
                volume: cst.CSTNode | None = None, work: "tuple[cst.CSTNode, ...] | list[cst.CSTNode]" = (),
-               severity: str | None = None, reached: str = "", **fields: object) -> None:
+               severity: str | None = None, reached: str = "", fix: str = "", **fields: object) -> None:
         """Record a finding on *node*, the message filled from *fields*, with the *evidence* chain
         (outermost first); *hint* (one of ``hints``) replaces the class-wide ``hint`` for this finding.
 
@@ -118,6 +120,8 @@ class Rule:
         per-item work) are the evidence its severity is judged on
         (``analysis.severity``); *reached* names the dependency when the shape
         itself shows one (a failed result of a dependency call); *severity* sets it outright.
+        *fix* names the fix kind of the site (``boundlint.fixes``: ``request-field:pydantic`` ...); the
+        class-wide ``fix`` applies when it is empty.
 
         Raises ValueError for a *hint* not in ``hints``: every help line a rule can print is
         class data, so tests/test_hints.py can hold each to 120 characters.
@@ -125,7 +129,7 @@ class Rule:
         if hint and hint not in self.hints.values():
             raise ValueError(f"{self.code}: hint {hint[:40]!r}... is not one of the rule's `hints`")
         self._sink.append(Report(self, node, self.message.format(**fields), tuple(evidence), hint, volume,
-                                 tuple(work), severity, reached))
+                                 tuple(work), severity, reached, fix or self.fix))
 
     # Options that widen what the rule recognises: when one is set the text prefilter
     # cannot know the configured names, so the rule always runs.

@@ -169,6 +169,7 @@ class LogStormInLoop(Rule):
       inside an `except` (a failure turned into a response) keeps it.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
     code, name = "BND301", "log-storm-in-loop"
+    fix = "suggestion"  # no automatic fix: the editor shows the hint as a display-only suggestion
     prefilter = _LOOP_LOG_PREFILTER
     message = "`{call}` {what} on every failed iteration of {loop}"
     hint = "count failures and log once after the loop, rate-limit or sample the log line, or emit a metric instead"

@@ -97,6 +97,7 @@ class LogStormInWorker(Rule):
     A log call in a loop inside the worker is BND301's finding, not this one.
     """ + _LOGGERS_DOC + _OPTIONS_DOC
     code, name = "BND302", "log-storm-in-worker"
+    fix = "suggestion"  # no automatic fix: the editor shows the hint as a display-only suggestion
     prefilter = _WORKER_LOG_PREFILTER
     message = "`{call}` {what} for every failed item: `{worker}` runs {where}"
     hint = "log one summary after the fan-out (gather(..., return_exceptions=True)), or rate-limit the log line"

@@ -109,7 +109,8 @@ class UnboundedGather(Rule):
             source = built.sources[0] if built.sources else expr
             self.report(node, limiter_chain(node, built.target, ctx), call=short(node.func) + "(...)", source=short(source),
                         volume=source, work=(expr,) if built.target is None else (expr, built.target),
-                        severity=lowered(None, node, source, ctx))
+                        severity=lowered(None, node, source, ctx),
+                        fix="gather" if q == "asyncio.gather" and type(expr) in (cst.ListComp, cst.GeneratorExp) else "")
             return
 
     @staticmethod

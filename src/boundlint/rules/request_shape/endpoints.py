@@ -212,7 +212,8 @@ class UnboundedEndpointCollection(Rule):
                 name = ctx.scope.node.name.value
             self.report(param, kind=kind, endpoint=name, param=param.name.value, type=shape.text,
                         hint=self.hints["litestar data" if param.name.value == "data" else "litestar"]
-                        if found[0] == "litestar" else self.hints["fastapi"])
+                        if found[0] == "litestar" else self.hints["fastapi"],
+                        fix="query-parameter" if found[0] == "fastapi" else "")
 
     @staticmethod
     def _unbounded(param: cst.Param, ctx: Context, explicit: bool = False) -> m.Shape | None:

@@ -289,7 +289,7 @@ class UncheckedRepeatedField(Rule):
         if key in method.reported or not _repeated_name(key, mapping):
             return
         method.reported.add(key)
-        self.report(expr, evidence, method=method.node.name.value, field=key, work=work)
+        self.report(expr, evidence, method=method.node.name.value, field=key, work=work, fix="servicer-loop")
 
     @staticmethod
     def _request_field(expr: cst.BaseExpression, method: _Method, ctx: Context

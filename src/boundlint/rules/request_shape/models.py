@@ -437,7 +437,8 @@ class UnboundedRequestCollection(Rule):
                 if (part_of or name) in unnamed:
                     severity = (LOW, f"no view, serializer or route of the project names `{part_of or name}`")
                 self.report(f.node, chain, model=name, field=f.name, type=f.shape.text, via=via,
-                            units="keys" if f.shape.free_form else "items", hint=hint, severity=severity)
+                            units="keys" if f.shape.free_form else "items", hint=hint, severity=severity,
+                            fix=f"request-field:{models[name].kind}")
 
 
 def _untaken(named: set[str], ctx: Context) -> set[str]:
