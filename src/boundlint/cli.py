@@ -270,9 +270,10 @@ def _check(args) -> int:
     if fixing and stdin is not None:
         from boundlint.document import DocumentError
         from boundlint.fixes.command import run_stdin
+        from boundlint.report.output import render
 
         try:
-            return run_stdin(args, tree, stdin, options)
+            return run_stdin(args, tree, stdin, options, render)
         except DocumentError as exc:
             raise UsageError(str(exc)) from None
     stdin_sources: dict[str, list[str]] = {}

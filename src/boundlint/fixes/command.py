@@ -254,10 +254,11 @@ def run_files(args, tree, findings: list):
     return run.findings
 
 
-def run_stdin(args, tree, stdin: str, options) -> int:
+def run_stdin(args, tree, stdin: str, options, render) -> int:
     """``--fix`` / ``--fix-only`` / ``--diff`` on standard input as the file *stdin*: the fixed text (or
-    the diff) on stdout, the findings left (``--fix``) on stderr; the exit status.  Raises
-    ``document.DocumentError`` when standard input cannot be read."""
+    the diff) on stdout, the findings left (``--fix``) on stderr, as *render* (the report's
+    ``report.output.render``: the caller's, so fixes sit below the report) writes them; the exit
+    status.  Raises ``document.DocumentError`` when standard input cannot be read."""
     from boundlint.output import write_stdout
 
     output, findings, count = fix_stdin(stdin, tree, args.unsafe_fixes, args.diff)
@@ -267,8 +268,6 @@ def run_stdin(args, tree, stdin: str, options) -> int:
     if args.fix_only:
         return 0
     if findings:
-        from boundlint.report.output import render
-
         sys.stderr.write(render(findings, options._replace(colour=False), files=1,
                                 settings={tree.for_path(stdin).settings}))
     return 1 if findings and not args.exit_zero else 0
