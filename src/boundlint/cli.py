@@ -407,7 +407,8 @@ def _server() -> int:
     except ImportError as exc:  # pygls missing, or pygls 1.x (no pygls.lsp.server)
         if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
             raise
-        raise UsageError("the language server needs pygls 2 or newer; install it with: pip install 'boundlint[lsp]'") from None
+        raise UsageError("the language server needs pygls 2 or newer: install the lsp extra, "
+                         "pip install '.[lsp]' in the boundlint checkout (or pip install 'pygls>=2')") from None
     from boundlint.cache import default_dir
     from boundlint.engine import set_index_cache
 
