@@ -184,7 +184,9 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
                 # not a directory: os.walk lists those in dirnames
                 if gitignored is not None and gitignored(os.path.join(full_dir, name), False):
                     continue
-                found[os.path.join(dirpath, name)] = None
+                path = os.path.join(dirpath, name)
+                # Spelled one way, as ruff prints it: `check .` reports app.py, not ./app.py.
+                found[path[2:] if path.startswith("." + os.sep) else path] = None
     return sorted(found)
 
 
