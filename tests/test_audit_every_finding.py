@@ -160,3 +160,47 @@ def test_every_subcommand_option_has_help():
     for name, sub in next(a for a in parser._actions if a.dest == "command").choices.items():
         for action in sub._actions:
             assert action.help, f"{name} {action.option_strings or action.dest} has no help text"
+
+
+def test_a_via_line_that_repeats_the_row_is_left_out():
+    from boundlint.audit.cells import shown_chain
+    from boundlint.audit.chains import Step
+    from boundlint.audit.model import FanOut, Handler
+    from boundlint.audit.render_markdown import render_markdown
+    from boundlint.audit.model import AuditReport, Summary
+
+    handler = Handler("app/routes.py", 10, "lookup", "fastapi", "POST /lookup", "high", 100)
+    # The chain names only the handler's def line and the site itself: the row says both.
+    same = FanOut("app/routes.py", 12, 5, "asyncio.gather", "gather", False, None, "ids", "fetch", "ids", None,
+                  "BND101", [Step("request input `ids` of `lookup()`", "app/routes.py", 10),
+                             Step("one `fetch()` per item of `ids`", "app/routes.py", 12)])
+    # This one passes through a helper in another module: worth a via line.
+    far = FanOut("app/fan.py", 8, 5, "asyncio.gather", "gather", False, None, "ids", "fetch", None, None, "BND101",
+                 [Step("request input `ids` of `lookup()`", "app/routes.py", 10),
+                  Step("`run(ids)` called by `lookup()`", "app/routes.py", 11),
+                  Step("one `fetch()` per item", "app/fan.py", 8)])
+    handler.fanouts = [same, far]
+    assert shown_chain(same, handler) == [] and shown_chain(far, handler) == far.chain
+    summary = Summary(1, 20, 0.0, 2, {}, {}, [], [], 1, {}, 1)
+    text = render_markdown(AuditReport(summary, [handler]))
+    assert text.count("via: ") == 1 and "via: request input `ids` of `lookup()` (app/routes.py:10) -> `run(ids)`" in text
+
+
+PREFIXED = {'svc/api/orders.py': 'from fastapi import APIRouter\n\nrouter = APIRouter(prefix=PREFIX)\n\n\n@router.get("/{order_id}")\nasync def get_order(order_id: str):\n    return {}\n', 'svc/api/stray.py': 'from fastapi import APIRouter\n\nstray = APIRouter()\n\n\n@stray.get("/x")\nasync def stray_x():\n    return {}\n', 'svc/api/users.py': 'from fastapi import APIRouter\n\nrouter = APIRouter(prefix="/users")\n\n\n@router.get("/{user_id}")\nasync def get_user(user_id: str):\n    return {}\n', 'svc/bp.py': 'from flask import Blueprint, Flask\n\nbp = Blueprint("admin", __name__, url_prefix="/admin")\n\n\n@bp.route("/stats")\ndef stats():\n    return "ok"\n\n\napp = Flask(__name__)\napp.register_blueprint(bp, url_prefix="/api")\n', 'svc/lit.py': 'from litestar import Controller, Litestar, Router, get\n\n\nclass UserController(Controller):\n    path = "/accounts"\n\n    @get("/{account_id:int}")\n    async def get_account(self, account_id: int) -> dict:\n        return {}\n\n\napi = Router(path="/api", route_handlers=[UserController])\napp = Litestar(route_handlers=[api])\n', 'svc/main.py': 'from fastapi import FastAPI\nfrom svc.api import users, orders\n\napp = FastAPI()\napp.include_router(users.router, prefix="/v1")\napp.include_router(orders.router, prefix="/v1")\n\n\n@app.get("/health")\nasync def health():\n    return {}\n'}
+
+
+def test_routes_show_their_router_prefix_or_say_it_is_unknown(tmp_path, monkeypatch, capsys):
+    for name, text in PREFIXED.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    data = json.loads(_audit(capsys, "--no-cache", "--output-format", "json", "svc"))
+    routes = {h["name"]: h["route"] for h in data["handlers"]}
+    assert routes == {
+        "get_user": "GET /v1/users/{user_id}",  # include_router(prefix=) + APIRouter(prefix=)
+        "get_order": "GET /{order_id} (prefix unknown)",  # APIRouter(prefix=PREFIX): not a literal
+        "stray_x": "GET /x (prefix unknown)",  # a router mounted nowhere in the audited files
+        "health": "GET /health",  # the app itself
+        "stats": "/api/stats",  # register_blueprint(url_prefix=) replaces the Blueprint's url_prefix
+        "UserController.get_account": "GET /api/accounts/{account_id:int}",  # Router(path=) + Controller.path
+    }

@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 
 from boundlint.audit.chains import Claim, Claims, Step, api_name, claim_findings, key, request_name
+from boundlint.audit.prefixes import full_route, prefix_of
 from boundlint.audit.unreached import Loose, severity_counts, shown_path, unreached
 
 SCHEMA = "boundlint-audit/1"
@@ -284,11 +285,12 @@ def build_report(results: list, seconds: float, root: str | None = None, rule_na
             if claim is not None:
                 by_handler.setdefault(claim.handler, []).append((f, claim))
     handlers: list[Handler] = []
+    project = [(r.path, (r.facts or {}).get("audit") or {}) for r in results]
     for result in results:
         facts = (result.facts or {}).get("audit")
         if not facts or not facts["handlers"]:
             continue
-        handlers.extend(_file_handlers(result, facts, root, claims, by_handler))
+        handlers.extend(_file_handlers(result, facts, root, claims, by_handler, project))
     handlers.sort(key=lambda h: (-RISK_RANK[h.risk], -h.score, h.path, h.line))
     summary = Summary(
         files=len(results),
@@ -312,7 +314,8 @@ def build_report(results: list, seconds: float, root: str | None = None, rule_na
     return AuditReport(summary, handlers, dict(rule_names or {}), unreached=loose, findings=every)
 
 
-def _file_handlers(result, facts: dict, root: str | None, claims: Claims, by_handler: dict) -> list[Handler]:
+def _file_handlers(result, facts: dict, root: str | None, claims: Claims, by_handler: dict,
+                   project: list | None = None) -> list[Handler]:
     """The map entries of the handlers in one file.
 
     Findings whose evidence names a handler (*claims*) go to that handler only, from any file,
@@ -364,7 +367,10 @@ def _file_handlers(result, facts: dict, root: str | None, claims: Claims, by_han
             owner = _innermost(functions, f.line)
             if owner is not None and owner in reach:
                 sites.append(Site(f.code, f.line, f.message, functions[owner]["name"] if owner != index else None, shown))
-        handler = Handler(shown, fn["line"], fn["name"], h["framework"], h["route"], "", 0, fanouts, fields, sites)
+        route = h["route"]
+        if h.get("receiver") or h.get("controller"):  # a route decorator's router: its prefixes, or "unknown"
+            route = full_route(route, prefix_of(result.path, facts, h, project or []))
+        handler = Handler(shown, fn["line"], fn["name"], h["framework"], route, "", 0, fanouts, fields, sites)
         for f, claim in by_handler.get(me, ()):
             _place(handler, f, claim, root)
         fanouts.sort(key=lambda x: (x.bounded, x.path != shown, x.path, x.line, x.column))
