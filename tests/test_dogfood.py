@@ -1,0 +1,61 @@
+"""boundlint on itself: `boundlint check .` at the repository root reports nothing, a comment that only
+quotes a noqa is no suppression, and the queries that follow calls stay fast on a dense call graph."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from boundlint.config import Settings
+from boundlint.engine import check_source
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_check_at_the_repository_root_reports_nothing():
+    proc = subprocess.run([sys.executable, "-m", "boundlint", "check", "--no-cache", "."], cwd=ROOT,
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    assert proc.stdout.startswith("All clear: ") and proc.stdout.count("\n") == 1, proc.stdout[-2000:]
+
+
+def test_the_examples_still_report_their_hazards():
+    proc = subprocess.run([sys.executable, "-m", "boundlint", "check", "--no-cache", "--output-format", "concise",
+                           "examples/"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1
+    assert "examples/incident_handler.py:40:23: BND101 [high]" in proc.stdout
+
+
+def _bnd900(text: str) -> list[tuple[int, int]]:
+    return [(f.line, f.column) for f in check_source(text, "m.py", Settings()) if f.code == "BND900"]
+
+
+def test_a_comment_or_string_that_quotes_a_noqa_is_no_suppression():
+    quoted = (
+        'x = 1  # flake8 reads "# noqa: BND-101" as a bare noqa\n'
+        "y = 2  # write `#noqa: BND101` with a space\n"
+        "z = 3  # 'noqa' words: '# noqa: BND1O1'\n"
+        's = "# noqa: BND1O1"\n'
+        "t = '''\n# noqa: BND1O1\n'''\n"
+    )
+    assert _bnd900(quoted) == []
+    # Written as a directive, the same comment is reported, also after other prose.
+    assert _bnd900("x = 1  # noqa: BND1O1\ny = 2  # type: ignore # noqa: BND-101\n") == [(1, 16), (2, 31)]
+
+
+def test_failure_queries_stay_polynomial_on_a_dense_call_graph(tmp_path, monkeypatch):
+    """Each helper calls every later one: without a memo `fails_fast` walks every path (exponential)."""
+    from conftest import project_index
+
+    from boundlint.index.queries.limits import fails_fast, pauses
+
+    names = [f"h{i}" for i in range(14)]
+    body = ["import time", ""]
+    for i, name in enumerate(names):
+        body += [f"def {name}(x):", *(f"    {later}(x)" for later in names[i + 1:]), "    return x", ""]
+    index = project_index(tmp_path, monkeypatch, {"app/helpers.py": "\n".join(body)})
+    calls = []
+    real = type(index).function
+    monkeypatch.setattr(type(index), "function", lambda self, ref: calls.append(ref) or real(self, ref))
+    assert fails_fast(index, "app.helpers.h0") is None and pauses(index, "app.helpers.h0") is None
+    assert len(calls) < 2_000, len(calls)
