@@ -61,8 +61,8 @@ def test_quiet_and_show_source(project, capsys):
     _, out, _ = check(capsys, "--quiet", "--show-source", "pkg")
     assert out.splitlines() == [
         f"pkg/handler.py:5:11: BND101 [medium] {MESSAGE}",
-        "        await asyncio.gather(*(fetch(i) for i in ids))",
-        "              " + "^" * 40,  # the whole span, columns 11 to 51
+        "    5 | await asyncio.gather(*(fetch(i) for i in ids))",
+        "      |       " + "^" * 40,  # the whole span, columns 11 to 51, the indentation trimmed
         "    help: acquire an asyncio.Semaphore inside each coroutine, or gather fixed-size batches",
     ]
 
