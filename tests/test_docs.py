@@ -121,3 +121,14 @@ def test_rule_pages_open_with_what_they_flag_the_example_and_the_fix_and_end_wit
         assert headings.index("Fix") < 4 and (not cls.invalid or headings[1] == "Example"), (code, headings)
         lists = [h for h in headings if h.startswith("What counts as")]
         assert lists and headings[-len(lists):] == lists, (code, headings)
+
+
+def test_sarif_short_description_is_one_sentence():
+    from boundlint.report.sarif import _first_sentence, rule_descriptor
+    from boundlint.rules.base import all_rules
+
+    for code, cls in all_rules().items():
+        short = rule_descriptor(cls)["shortDescription"]["text"]
+        assert short != cls.name and short.endswith(".") and _first_sentence(short) == short, (code, short)
+    assert _first_sentence("Flags x (a `y.z` call; see b). More text.") == "Flags x (a `y.z` call; see b)."
+    assert _first_sentence("Flags a call, e.g. this one: then more") == "Flags a call, e.g. this one."
