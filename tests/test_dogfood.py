@@ -59,3 +59,21 @@ def test_failure_queries_stay_polynomial_on_a_dense_call_graph(tmp_path, monkeyp
     monkeypatch.setattr(type(index), "function", lambda self, ref: calls.append(ref) or real(self, ref))
     assert fails_fast(index, "app.helpers.h0") is None and pauses(index, "app.helpers.h0") is None
     assert len(calls) < 2_000, len(calls)
+
+
+def test_bnd202_help_adds_max_length_to_the_existing_marker():
+    source = (
+        "from typing import Annotated\n"
+        "from fastapi import Body, FastAPI, Query\n"
+        "app = FastAPI()\n\n\n"
+        '@app.get("/posts")\n'
+        "async def get_posts(ids: list[str] = Query(default=[]), tags: Annotated[list[str], Body()] = [],\n"
+        "                    raw: list[str] = []):\n"
+        "    return ids\n"
+    )
+    hints = [(f.line, f.column, f.hint) for f in check_source(source, "a.py", Settings()) if f.code == "BND202"]
+    assert hints == [
+        (7, 21, "add `max_length=N` to its existing `Query(...)`: `Query(..., max_length=50)`"),
+        (7, 57, "add `max_length=N` to its existing `Body(...)`: `Body(..., max_length=50)`"),
+        (8, 21, "cap it: `Annotated[list[X], Query(max_length=N)]` (or `Body(...)`, `Form(...)`, `Field(...)`)"),
+    ]
