@@ -77,3 +77,20 @@ def test_bnd202_help_adds_max_length_to_the_existing_marker():
         (7, 57, "add `max_length=N` to its existing `Body(...)`: `Body(..., max_length=50)`"),
         (8, 21, "cap it: `Annotated[list[X], Query(max_length=N)]` (or `Body(...)`, `Form(...)`, `Field(...)`)"),
     ]
+
+
+def test_bnd303_says_how_long_a_too_short_pause_is():
+    source = (
+        "import time\n\n\n"
+        "def poll(client):\n"
+        "    while True:\n"
+        "        try:\n"
+        "            client.fetch()\n"
+        "            break\n"
+        "        except ConnectionError:\n"
+        "            time.sleep(0.01)\n"
+    )
+    found = [(f.line, f.column, f.message) for f in check_source(source, "a.py", Settings(min_severity="low"))
+             if f.code == "BND303"]
+    assert found == [(9, 9, "`except ConnectionError` sends `while True` straight back to `client.fetch(...)` with no "
+                            "sleep or backoff that paces it: its `time.sleep(0.01)` pauses 0.01 s, less than 0.1 s")]
