@@ -94,3 +94,12 @@ def test_bnd303_says_how_long_a_too_short_pause_is():
              if f.code == "BND303"]
     assert found == [(9, 9, "`except ConnectionError` sends `while True` straight back to `client.fetch(...)` with no "
                             "sleep or backoff that paces it: its `time.sleep(0.01)` pauses 0.01 s, less than 0.1 s")]
+
+
+def test_one_table_entry_is_one_entry(tmp_path, monkeypatch, capsys):
+    from boundlint.cli import main
+
+    (tmp_path / "pyproject.toml").write_text('[tool.boundlint.tables]\nsleeps = ["time.sleep"]\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["tables", "sleeps"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith(" (1 entry)")
