@@ -103,3 +103,25 @@ def test_one_table_entry_is_one_entry(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["tables", "sleeps"]) == 0
     assert capsys.readouterr().out.splitlines()[0].endswith(" (1 entry)")
+
+
+def test_bnd401_recognises_one_client_per_destination():
+    source = (
+        "import httpx\n\n\n"
+        "async def fan(relays, event):\n"
+        "    for relay in relays:\n"
+        "        async with httpx.AsyncClient(base_url=relay) as client:\n"
+        "            await client.post('/events', json=event)\n\n\n"
+        "async def same(urls):\n"
+        "    for url in urls:\n"
+        "        async with httpx.AsyncClient() as client:\n"
+        "            await client.get(url)\n"
+    )
+    found = [(f.line, f.message, f.hint) for f in check_source(source, "a.py", Settings(min_severity="low"))
+             if f.code == "BND401"]
+    assert found == [
+        (6, "`httpx.AsyncClient(...)` opens a new client per item of `relays` (each item is another destination)",
+         "each item is another destination: keep one client per destination, built once and reused (a dict by host)"),
+        (11, "`httpx.AsyncClient(...)` opens a new client per item of `urls`",
+         "build the client once, outside the loop or worker, and reuse it: its pool limits and reuses connections"),
+    ]
