@@ -122,6 +122,6 @@ def test_bnd401_recognises_one_client_per_destination():
     assert found == [
         (6, "`httpx.AsyncClient(...)` opens a new client per item of `relays` (each item is another destination)",
          "each item is another destination: keep one client per destination, built once and reused (a dict by host)"),
-        (11, "`httpx.AsyncClient(...)` opens a new client per item of `urls`",
+        (12, "`httpx.AsyncClient(...)` opens a new client per item of `urls`",
          "build the client once, outside the loop or worker, and reuse it: its pool limits and reuses connections"),
     ]
