@@ -134,9 +134,12 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
         rules_for = lambda _directory: fixed  # noqa: E731
         use_git = respect_gitignore
     found: dict[str, None] = {}
+    paths = list(paths)
+    missing = [raw for raw in paths if not os.path.lexists(raw)]
+    if missing:  # every one named, not only the first
+        raise PathError(f"path{'s' if len(missing) > 1 else ''} do{'' if len(missing) > 1 else 'es'} not exist: "
+                        + ", ".join(missing))
     for raw in paths:
-        if not os.path.lexists(raw):
-            raise PathError(f"path does not exist: {raw}")
         if not os.path.isdir(raw):
             rules = rules_for(os.path.dirname(os.path.abspath(raw)))
             rel = _under(rules.anchor, raw) if rules.spec is not None and rules.anchor is not None else None

@@ -208,6 +208,11 @@ def check_bytes(data: bytes, path: str, settings: Settings, rules: Sequence[type
     For input that is not read from *path* itself (standard input, an editor
     buffer); undecodable bytes become BND001.  Raises nothing for bad input.
     """
+    nul = data.find(b"\x00")
+    if nul >= 0:  # Python source holds no NUL byte: say what the file looks like, at the first one
+        line, column = data.count(b"\n", 0, nul) + 1, nul - data.rfind(b"\n", 0, nul)
+        return FileResult(path, _filter([_meta_finding("BND001", path, "the file looks binary: source code cannot "
+                                                       "contain null bytes", line, column)], "", settings))
     try:
         text = decode_source(data)
     except DecodeError as exc:
