@@ -125,3 +125,19 @@ def test_bnd401_recognises_one_client_per_destination():
         (12, "`httpx.AsyncClient(...)` opens a new client per item of `urls`",
          "build the client once, outside the loop or worker, and reuse it: its pool limits and reuses connections"),
     ]
+
+
+def test_paths_and_evidence_are_spelled_without_a_dot_slash(tmp_path, monkeypatch, capsys):
+    import json
+    import shutil
+
+    from boundlint.cli import main
+
+    shutil.copytree(ROOT / "tests" / "fixtures" / "projects" / "lookup_service", tmp_path / "lookup_service")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--isolated", "--no-cache", "-j", "1", "--output-format", "json", "."]) == 1
+    found = json.loads(capsys.readouterr().out)
+    assert {f["path"] for f in found} == {"lookup_service/core/fanout.py", "lookup_service/schemas.py"}
+    evidence = [e for f in found for e in f["evidence"]]
+    assert evidence and not any("./" in e for e in evidence)
+    assert "(lookup_service/api/routes.py:11)" in evidence[0]
