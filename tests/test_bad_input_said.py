@@ -53,3 +53,34 @@ def test_a_code_of_no_family_lists_the_families(project, capsys):
     # Within a family, the nearest code.
     assert _err(capsys, "--isolated", "--select", "BND1001", "a.py") == (
         2, "boundlint: error: --select: unknown rule code or prefix 'BND1001'; did you mean 'BND101'?\n")
+
+
+def test_a_directory_that_cannot_be_read_is_no_file(project, capsys, monkeypatch):
+    """A folder the walk could not list is kept as a path (so it is reported): it is said to be a directory,
+    and it is not counted as a checked file.  As root no folder is unreadable: the walk is made to fail."""
+    import os
+
+    from boundlint import files
+
+    (project / "locked").mkdir()
+    (project / "locked" / "m.py").write_text("x = 1\n", encoding="utf-8")
+    real = files._walk
+
+    def walk(root_dir, full_root, unlistable):
+        for entry in real(root_dir, full_root, unlistable):
+            if entry[0].endswith("locked"):
+                unlistable(PermissionError(13, "Permission denied", entry[0]))
+                entry[2][:] = []
+                continue
+            yield entry
+
+    monkeypatch.setattr(files, "_walk", walk)
+    assert main(["check", "--no-cache", "-j", "1", "--output-format", "full", "."]) == 1
+    out = capsys.readouterr().out.splitlines()
+    # "Permission denied" for a real unreadable folder; as root the listing works, so it says what it is.
+    assert out[0] in ("locked:1:1: BND001 cannot list this directory: Permission denied",
+                      "locked:1:1: BND001 cannot list this directory: it is a directory, not a Python file")
+    assert "cannot check this file" not in out[0]
+    assert out[1] == "    help: make it readable, or exclude it in [tool.boundlint]"
+    assert out[-1] == "Found 1 finding in 1 file checked."  # a.py; the folder is no file
+    assert os.path.isdir("locked")

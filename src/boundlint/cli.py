@@ -310,7 +310,8 @@ def _check(args) -> int:
     from boundlint.report.output import render
 
     used = {tree.for_path(r.path).settings for r in results} or {tree.for_path(".").settings}
-    report = render(findings, options, files=len(results), hidden=hidden, sources=sources, settings=used)
+    checked = sum(1 for r in results if not os.path.isdir(r.path))  # a folder that could not be listed is no file
+    report = render(findings, options, files=checked, hidden=hidden, sources=sources, settings=used)
     if args.output_file:
         try:
             with open(args.output_file, "w", encoding="utf-8") as fh:

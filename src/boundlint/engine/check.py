@@ -196,9 +196,23 @@ def check_file(path: str, settings: Settings, rules: Sequence[type] | None = Non
         data = _read(path)
     except OSError as exc:
         # failed: never cached, so a file that vanished or was locked for a moment is read again next run
-        return FileResult(path, _filter([_meta_finding("BND001", path, f"cannot read: {exc.strerror or exc}")], "", settings),
-                          failed=True)
+        finding = _meta_finding("BND001", path, f"cannot read: {exc.strerror or exc}")
+        if os.path.isdir(path):  # a folder the walk could not list: say so, it is no file
+            from boundlint.rules.meta import UnparseableFile
+
+            finding = finding._replace(message=f"cannot list this directory: {_listing_error(path)}",
+                                       hint=UnparseableFile.hints["directory"])
+        return FileResult(path, _filter([finding], "", settings), failed=True)
     return check_bytes(data, path, settings, rules, collectors, prefilter)
+
+
+def _listing_error(path: str) -> str:
+    """Why the directory *path* cannot be listed (``Permission denied``), or why it was not read."""
+    try:
+        with os.scandir(path):
+            return "it is a directory, not a Python file"
+    except OSError as exc:
+        return exc.strerror or str(exc)
 
 
 def check_bytes(data: bytes, path: str, settings: Settings, rules: Sequence[type] | None = None,
