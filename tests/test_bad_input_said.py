@@ -84,3 +84,17 @@ def test_a_directory_that_cannot_be_read_is_no_file(project, capsys, monkeypatch
     assert out[1] == "    help: make it readable, or exclude it in [tool.boundlint]"
     assert out[-1] == "Found 1 finding in 1 file checked."  # a.py; the folder is no file
     assert os.path.isdir("locked")
+
+
+def test_a_named_file_that_exclude_matches_says_which_config_excluded_it(project, capsys):
+    (project / "migrations").mkdir()
+    (project / "migrations" / "m1.py").write_text("x = 1\n", encoding="utf-8")
+    (project / "pyproject.toml").write_text('[tool.boundlint]\nextend-exclude = ["migrations/"]\n', encoding="utf-8")
+    assert _err(capsys, "migrations/m1.py") == (0, (
+        "boundlint: warning: migrations/m1.py is not checked: it matches the `extend-exclude` pattern 'migrations/' "
+        "of pyproject.toml\nboundlint: warning: No Python files found under the given path(s)\n"))
+    assert _err(capsys, "--exclude", "a.py", "a.py")[1].startswith(
+        "boundlint: warning: a.py is not checked: it matches the `exclude` pattern 'a.py' of the command line\n")
+    # With other files checked (pre-commit naming excluded files among staged ones), only --verbose says it.
+    assert _err(capsys, "migrations/m1.py", "a.py") == (0, "")
+    assert "migrations/m1.py is not checked" in _err(capsys, "--verbose", "migrations/m1.py", "a.py")[1]

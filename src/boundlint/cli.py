@@ -222,6 +222,11 @@ def _run(args, tree, **kwargs) -> list:
         used = {tree.for_path(r.path).path for r in results} or {tree.for_path(".").path}
         for path in sorted(used, key=lambda p: p or ""):
             print(f"boundlint: config: {path or 'none (defaults)'}", file=sys.stderr)
+    if (args.verbose or not results) and not args.quiet:  # a named file left out: say which config did it
+        for path in args.paths:
+            why = tree.excluded_by(path) if os.path.isfile(path) else None
+            if why:
+                print(f"boundlint: warning: {path} is not checked: it matches {why}", file=sys.stderr)
     if not results and not args.quiet:
         print("boundlint: warning: No Python files found under the given path(s)", file=sys.stderr)
     return results
