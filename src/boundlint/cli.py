@@ -116,7 +116,7 @@ def _add_check_parser(sub) -> None:
                        help="the lowest severity reported (default: medium; low shows findings whose evidence is weak)")
     check.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     check.add_argument("--cache-dir", dest="cache_dir", default=None,
-                       help="where results are cached (default: $BOUNDLINT_CACHE_DIR or ./.boundlint_cache)")
+                       help="where results are cached (default: $BOUNDLINT_CACHE_DIR, else .boundlint_cache at the project root)")
 
 
 def _add_server_parser(sub) -> None:

@@ -50,8 +50,8 @@ def add_parser(sub) -> None:
                        help="per-file time limit; a file over it is reported (BND002) and skipped (default: 60)")
     audit.add_argument("--no-cache", action="store_true", dest="no_cache", help="do not read or write the result cache")
     audit.add_argument("--cache-dir", dest="cache_dir", default=None,
-                       help="where results are cached, shared with check (default: $BOUNDLINT_CACHE_DIR or "
-                            "./.boundlint_cache)")
+                       help="where results are cached, shared with check (default: $BOUNDLINT_CACHE_DIR, else "
+                            ".boundlint_cache at the project root)")
     audit.add_argument("--quiet", "-q", action="store_true", help="no progress bar, no summary on stderr")
     audit.add_argument("--verbose", "-v", action="store_true", help="tracebacks for internal errors")
     audit.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: all cores)")
