@@ -154,7 +154,9 @@ def test_exclude_applies_to_walked_and_named_files(project, capsys):
     for key in ("exclude", "extend-exclude"):
         (project / "pyproject.toml").write_text(f'[tool.boundlint]\n{key} = ["pkg/handler.py"]\n', encoding="utf-8")
         assert check(capsys, "pkg") == (0, "All clear: 1 file checked.\n", "")
-        assert check(capsys, "pkg/handler.py") == (0, "All clear: 0 files checked.\n", NO_FILES)
+        assert check(capsys, "pkg/handler.py") == (0, "All clear: 0 files checked.\n", (
+            f"boundlint: warning: pkg/handler.py is not checked: it matches the `{key}` pattern 'pkg/handler.py' "
+            f"of pyproject.toml\n{NO_FILES}"))
     assert check(capsys, "-q", "--extend-exclude", "nothing/", "pkg")[0] == 0  # extends the file's
     (project / "pyproject.toml").write_text('[tool.boundlint]\nexclude = ["pkg/handler.py"]\n', encoding="utf-8")
     assert check(capsys, "-q", "--exclude", "nothing/", "pkg")[0] == 1  # replaces the file's

@@ -197,20 +197,21 @@ def check_file(path: str, settings: Settings, rules: Sequence[type] | None = Non
     except OSError as exc:
         # failed: never cached, so a file that vanished or was locked for a moment is read again next run
         finding = _meta_finding("BND001", path, f"cannot read: {exc.strerror or exc}")
-        if os.path.isdir(path):  # a folder the walk could not list: say so, it is no file
+        why = _listing_error(path) if os.path.isdir(path) else None
+        if why:  # a folder the walk could not list: say so, it is no file
             from boundlint.rules.meta import UnparseableFile
 
-            finding = finding._replace(message=f"cannot list this directory: {_listing_error(path)}",
+            finding = finding._replace(message=f"cannot list this directory: {why}",
                                        hint=UnparseableFile.hints["directory"])
         return FileResult(path, _filter([finding], "", settings), failed=True)
     return check_bytes(data, path, settings, rules, collectors, prefilter)
 
 
-def _listing_error(path: str) -> str:
-    """Why the directory *path* cannot be listed (``Permission denied``), or why it was not read."""
+def _listing_error(path: str) -> str | None:
+    """Why the directory *path* cannot be listed (``Permission denied``); None when it can be."""
     try:
         with os.scandir(path):
-            return "it is a directory, not a Python file"
+            return None
     except OSError as exc:
         return exc.strerror or str(exc)
 
