@@ -59,3 +59,34 @@ def _no_colour_from_the_environment(monkeypatch):
     """Tests assert exact text: a CI runner's FORCE_COLOR / NO_COLOR must not change it (nor its subprocesses')."""
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+# The slow integration tests (pytest -m slow): each runs real tools in subprocesses (pre-commit,
+# flake8, pip) or sweeps every fixture and a real corpus.  The README's test command leaves them
+# out (-m "not slow"); .ci/run runs them too.  Files listed whole, or file::test.
+SLOW = (
+    "test_precommit.py",
+    "test_flake8_plugin.py",
+    "test_prefilter.py::test_prefilter_lossless_on_real_code",
+    "test_prefilter.py::test_prefilter_lossless_on_fixtures",
+    "test_positions.py::test_positions_equal_the_module_wide_pass_on_every_fixture",
+    "test_isolation.py::test_writes_nothing_outside_its_cache_dir_and_output_file",
+    "test_isolation.py::test_same_output_in_the_same_order_with_one_and_two_jobs",
+    "test_isolation.py::test_time_limit_while_other_workers_are_busy",
+    "test_sarif.py::test_fixtures_validate_with_rule_metadata",
+    "test_schedule.py::test_a_large_file_gets_a_longer_limit",
+    "test_projects.py::test_cache_rejudges_modules_whose_linked_facts_changed",
+    "test_hints.py::test_every_hint_found_comes_from_the_rule_and_is_short",
+    "test_output.py::test_a_reader_that_stays_gets_every_line",
+    "test_output.py::test_reader_that_leaves_after_one_line_gives_141",
+    "test_hostile.py::test_five_megabyte_file_finishes_with_every_finding",
+    "test_fuzz.py::test_mutated_real_files",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the SLOW tests ``slow`` (registered in pyproject.toml)."""
+    for item in items:
+        name = f"{item.path.name}::{getattr(item, 'originalname', item.name)}"
+        if item.path.name in SLOW or name in SLOW:
+            item.add_marker(pytest.mark.slow)

@@ -181,7 +181,7 @@ def test_collector_failure_is_isolated(monkeypatch):
 def test_json_schema_is_stable_and_documented(report):
     data = json.loads(render(report, "json"))
     assert data["schema"] == "boundlint-audit/1"
-    assert list(data) == ["schema", "boundlint", "created", "paths", "summary", "handlers"]
+    assert list(data) == ["schema", "boundlint", "created", "paths", "summary", "handlers", "unreached", "findings"]
     assert list(data["handlers"][0]) == ["path", "line", "name", "framework", "route", "risk", "score",
                                          "fanouts", "request_fields", "sites"]
     first = data["handlers"][0]
@@ -194,6 +194,7 @@ def test_json_schema_is_stable_and_documented(report):
     keys = set(data) | set(data["summary"]) | set(first) | set(first["fanouts"][0]) | set(first["request_fields"][0])
     keys |= set(first["sites"][0]) | set(data["summary"]["by_code"][0]) | set(data["summary"]["top_files"][0])
     keys |= {"what"}  # a chain step: what, path, line
+    keys |= set(data["findings"][0]) | set(data["summary"]["by_severity"])
     missing = sorted(k for k in keys if f"`{k}`" not in doc)
     assert missing == []
 

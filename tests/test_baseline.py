@@ -146,3 +146,118 @@ def test_bad_baseline_exits_2_with_one_line(tmp_path, monkeypatch, capsys, conte
 def test_write_baseline_to_unwritable_path(tmp_path):
     with pytest.raises(BaselineError, match="cannot write baseline"):
         write_baseline(str(tmp_path / "missing" / "bl.json"), [])
+
+
+# -- living with a baseline: renames, reworded messages, stale entries, updates ---------------
+
+STORM = """\
+import logging
+
+log = logging.getLogger(__name__)
+
+
+def consume(messages):
+    for m in messages:
+        try:
+            handle(m)
+        except Exception:
+            log.error("failed to handle %s", m["MessageId"])
+
+
+def handle(m):
+    return m.client.delete(m)
+"""
+
+
+def _storm_count(capsys, *args) -> tuple[int, list[str]]:
+    status, found = run(capsys, *args)
+    return status, [f"{f['path']}:{f['line']} {f['code']}" for f in found]
+
+
+def test_baseline_survives_git_mv(tmp_path, monkeypatch, capsys):
+    import shutil
+    import subprocess
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "worker.py").write_text(STORM, encoding="utf-8")
+    assert _storm_count(capsys, "app") == (1, ["app/worker.py:11 BND301"])
+    assert main(["check", "--isolated", "--write-baseline", "bl.json", "app"]) == 0
+    capsys.readouterr()
+    if shutil.which("git"):
+        env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
+               "GIT_COMMITTER_EMAIL": "t@example.invalid", "HOME": str(tmp_path), "PATH": __import__("os").environ["PATH"]}
+        for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "x"], ["mv", "app/worker.py", "app/consumer.py"]):
+            subprocess.run(["git", *cmd], cwd=tmp_path, check=True, env=env, capture_output=True)
+    else:  # pragma: no cover
+        (tmp_path / "app" / "worker.py").rename(tmp_path / "app" / "consumer.py")
+    assert _storm_count(capsys, "--baseline", "bl.json", "app") == (0, [])
+    assert "no longer match" not in capsys.readouterr().err
+    # A copy of the hazard in a second file is new: the entry is used up by the renamed file.
+    (tmp_path / "app" / "copy.py").write_text(STORM, encoding="utf-8")
+    assert _storm_count(capsys, "--baseline", "bl.json", "app") == (1, ["app/copy.py:11 BND301"])
+
+
+def test_baseline_survives_a_reworded_log_message_but_not_a_changed_hazard(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "w.py").write_text(STORM, encoding="utf-8")
+    assert main(["check", "--isolated", "--write-baseline", "bl.json", "w.py"]) == 0
+    capsys.readouterr()
+    reworded = STORM.replace('"failed to handle %s"', "f'could not handle message {m!r}: giving up on it'")
+    (tmp_path / "w.py").write_text(reworded, encoding="utf-8")
+    assert _storm_count(capsys, "--baseline", "bl.json", "w.py") == (0, [])
+    # Other arguments are another call: the finding is new, and the old entry no longer matches.
+    changed = STORM.replace('log.error("failed to handle %s", m["MessageId"])', 'log.error("failed", m, exc_info=True)')
+    (tmp_path / "w.py").write_text(changed, encoding="utf-8")
+    status, found = _storm_count(capsys, "--baseline", "bl.json", "w.py")
+    assert (status, found) == (1, ["w.py:11 BND301"])
+
+
+def test_run_reports_baseline_entries_that_no_longer_match(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.py").write_text(OLD, encoding="utf-8")
+    main(["check", "--isolated", "--write-baseline", "bl.json", "m.py"])
+    capsys.readouterr()
+    fixed = OLD.replace("async def other(ids):\n    await asyncio.gather(*(fetch(i) for i in ids))\n",
+                        "async def other(ids):\n    return ids\n")
+    (tmp_path / "m.py").write_text(fixed, encoding="utf-8")
+    assert main(["check", "--isolated", "--baseline", "bl.json", "m.py"]) == 0
+    err = capsys.readouterr().err
+    assert err == ("boundlint: 1 baseline entry no longer matches (fixed, or the flagged code changed); "
+                   "--update-baseline prunes it.\n")
+    (tmp_path / "m.py").write_text("x = 1\n", encoding="utf-8")
+    assert main(["check", "--isolated", "--baseline", "bl.json", "m.py"]) == 0
+    assert capsys.readouterr().err.startswith("boundlint: 2 baseline entries no longer match (")
+
+
+def test_update_baseline_prunes_and_adds(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.py").write_text(OLD, encoding="utf-8")
+    main(["check", "--isolated", "--write-baseline", "bl.json", "m.py"])
+    capsys.readouterr()
+    # `other` is fixed (one entry to prune), `third` is new (one finding to add), `handler` stays.
+    grown = OLD.replace("async def other(ids):\n    await asyncio.gather(*(fetch(i) for i in ids))\n",
+                        "async def other(ids):\n    return ids\n\n\nasync def third(ids):\n"
+                        "    await asyncio.gather(*(fetch(i) for i in ids))\n")
+    (tmp_path / "m.py").write_text(grown, encoding="utf-8")
+    assert main(["check", "--isolated", "--baseline", "bl.json", "--update-baseline", "m.py"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "boundlint: updated baseline bl.json: 1 entry kept, 1 added, 1 pruned.\n"
+    data = json.loads((tmp_path / "bl.json").read_text())
+    assert [(e["path"], e["line"], e["code"]) for e in data["findings"]] == [("m.py", 5, "BND101"), ("m.py", 13, "BND101")]
+    assert main(["check", "--isolated", "--baseline", "bl.json", "m.py"]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["check", "--isolated", "--update-baseline", "m.py"]) == 2
+    assert "give --baseline FILE" in capsys.readouterr().err
+
+
+def test_version_1_baselines_still_match(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "w.py").write_text(STORM, encoding="utf-8")
+    lines = STORM.splitlines()
+    f = Finding("w.py", 11, 13, "BND301", "m", 11, 60)
+    entry = {"path": "w.py", "code": "BND301", "fingerprint": fingerprint(f, lines, version=1), "line": 11, "message": "m"}
+    (tmp_path / "bl.json").write_text(json.dumps({"tool": "boundlint", "version": 1, "findings": [entry]}))
+    assert fingerprint(f, lines, version=1) != fingerprint(f, lines)
+    assert _storm_count(capsys, "--baseline", "bl.json", "w.py") == (0, [])

@@ -61,8 +61,8 @@ def test_quiet_and_show_source(project, capsys):
     _, out, _ = check(capsys, "--quiet", "--show-source", "pkg")
     assert out.splitlines() == [
         f"pkg/handler.py:5:11: BND101 [medium] {MESSAGE}",
-        "        await asyncio.gather(*(fetch(i) for i in ids))",
-        "              " + "^" * 40,  # the whole span, columns 11 to 51
+        "    5 | await asyncio.gather(*(fetch(i) for i in ids))",
+        "      |       " + "^" * 40,  # the whole span, columns 11 to 51, the indentation trimmed
         "    help: acquire an asyncio.Semaphore inside each coroutine, or gather fixed-size batches",
     ]
 
@@ -154,7 +154,9 @@ def test_exclude_applies_to_walked_and_named_files(project, capsys):
     for key in ("exclude", "extend-exclude"):
         (project / "pyproject.toml").write_text(f'[tool.boundlint]\n{key} = ["pkg/handler.py"]\n', encoding="utf-8")
         assert check(capsys, "pkg") == (0, "All clear: 1 file checked.\n", "")
-        assert check(capsys, "pkg/handler.py") == (0, "All clear: 0 files checked.\n", NO_FILES)
+        assert check(capsys, "pkg/handler.py") == (0, "All clear: 0 files checked.\n", (
+            f"boundlint: warning: pkg/handler.py is not checked: it matches the `{key}` pattern 'pkg/handler.py' "
+            f"of pyproject.toml\n{NO_FILES}"))
     assert check(capsys, "-q", "--extend-exclude", "nothing/", "pkg")[0] == 0  # extends the file's
     (project / "pyproject.toml").write_text('[tool.boundlint]\nexclude = ["pkg/handler.py"]\n', encoding="utf-8")
     assert check(capsys, "-q", "--exclude", "nothing/", "pkg")[0] == 1  # replaces the file's

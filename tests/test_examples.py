@@ -27,5 +27,5 @@ def test_valid_example(code, example):
 @pytest.mark.parametrize("code", [c for c in RULES if not c.startswith("BND0")])
 def test_rule_doc_sections(code):
     doc = RULES[code].doc()
-    for section in ("## What it does", "## Why is this bad?", "## What counts as a limit", "## Example", "## Use instead"):
+    for section in ("## What it flags", "## Why is this bad?", "## What counts as a limit", "## Example", "## Use instead"):
         assert section in doc, f"{code} doc lacks {section}"

@@ -156,7 +156,8 @@ def test_no_python_files_is_a_warning_and_exit_0(monorepo, capsys):
     assert run(capsys, "docs") == (0, "All clear: 0 files checked.\n",
                                    "boundlint: warning: No Python files found under the given path(s)\n")
     assert run(capsys, "--format", "json", "svc_b/gen/client.py") == (
-        0, "[]\n", "boundlint: warning: No Python files found under the given path(s)\n")
+        0, "[]\n", "boundlint: warning: svc_b/gen/client.py is not checked: it matches the `exclude` pattern 'gen/' "
+                    "of svc_b/pyproject.toml\nboundlint: warning: No Python files found under the given path(s)\n")
     assert run(capsys, "-q", "docs") == (0, "", "")
 
 

@@ -104,7 +104,8 @@ def test_endpoint_parameter_remedy_follows_the_framework():
         async def create(data: list[dict], tags: list[str]) -> None:
             return None
         """, "BND202")
-    assert fastapi == ["cap it: `Annotated[list[X], Query(max_length=N)]` (or `Body(...)`, `Form(...)`, `Field(...)`)"]
+    # The parameter already has its Query(...): the remedy is one keyword more in it.
+    assert fastapi == ["add `max_length=N` to its existing `Query(...)`: `Query(..., max_length=50)`"]
     assert litestar == ["cap the body: `Annotated[list[X], Body(max_length=N)]`",
                         "cap it: `Annotated[list[X], Parameter(max_items=N)]`"]
 

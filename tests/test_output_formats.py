@@ -185,18 +185,19 @@ def test_unknown_output_format(project, capsys):
 # -- colour ---------------------------------------------------------------------------------------
 
 BOLD, RED, CYAN, RESET = "\x1b[1m", "\x1b[1;31m", "\x1b[1;36m", "\x1b[0m"
+YELLOW = "\x1b[33m"  # the [medium] tag; [high] is RED, [low] green
 
 
 def test_force_colour_styles_path_code_and_help(project, capsys, monkeypatch):
     monkeypatch.setenv("FORCE_COLOR", "1")
     _, out, _ = check(capsys, "pkg/a.py")
     assert out.splitlines() == [
-        f"{BOLD}pkg/a.py{RESET}:5:11: {RED}BND101{RESET} [medium] {GATHER}",
+        f"{BOLD}pkg/a.py{RESET}:5:11: {RED}BND101{RESET} {YELLOW}[medium]{RESET} {GATHER}",
         f"    {CYAN}help:{RESET} {HELP}",
         "Found 1 finding in 1 file checked.",
     ]
     _, out, _ = check(capsys, "--output-format", "grouped", "pkg/a.py")
-    assert out.splitlines()[:2] == [f"{BOLD}pkg/a.py{RESET}:", f"  5:11 {RED}BND101{RESET} [medium] {GATHER}"]
+    assert out.splitlines()[:2] == [f"{BOLD}pkg/a.py{RESET}:", f"  5:11 {RED}BND101{RESET} {YELLOW}[medium]{RESET} {GATHER}"]
 
 
 def test_no_colour_wins_and_machine_formats_and_files_are_never_coloured(project, capsys, monkeypatch):
@@ -243,25 +244,40 @@ def _at(line: int, column: int, end_line: int, end_column: int) -> Finding:
 
 def test_show_source_underlines_the_span():
     lines = ["x = 1", "    result = await asyncio.gather(*jobs)  "]
+    # A line-number gutter, the indentation trimmed, the carets under the span.
     assert source_lines(_at(2, 20, 2, 41), lines) == [
-        "        result = await asyncio.gather(*jobs)",
-        "    " + " " * 19 + "^" * 21,
+        "    2 | result = await asyncio.gather(*jobs)",
+        "      | " + " " * 15 + "^" * 21,
     ]
     # A span that goes on below is underlined to the end of its first line (trailing spaces not).
-    assert source_lines(_at(2, 14, 4, 2), lines)[1] == "    " + " " * 13 + "^" * 27
-    assert source_lines(_at(1, 6, 1, 6), lines)[1] == "         ^"  # an empty span: one caret
+    assert source_lines(_at(2, 14, 4, 2), lines)[1] == "      | " + " " * 9 + "^" * 27
+    assert source_lines(_at(1, 6, 1, 6), lines)[1] == "      |      ^"  # an empty span: one caret
     assert source_lines(_at(3, 1, 3, 2), lines) == []
+    # A span that starts in the indentation is underlined from the code on.
+    assert source_lines(_at(2, 1, 2, 11), lines) == ["    2 | result = await asyncio.gather(*jobs)", "      | ^^^^^^"]
+    # The gutter is as wide as the line number.
+    many = ["x = 1"] * 119 + ["        go()"]
+    assert source_lines(_at(120, 9, 120, 13), many) == ["    120 | go()", "        | ^^^^"]
 
 
 def test_show_source_lines_up_after_tabs_and_wide_characters():
     tabbed = source_lines(_at(1, 2, 1, 5), ["\tfoo(x)"])
-    assert tabbed == ["            foo(x)", "            ^^^"]
+    assert tabbed == ["    1 | foo(x)", "      | ^^^"]
     wide = source_lines(_at(1, 11, 1, 15), ['s = "日本"; f(x)'])
-    assert wide[1] == "    " + " " * 12 + "^^^^"  # each of 日本 takes two columns
+    assert wide[1] == "      | " + " " * 12 + "^^^^"  # each of 日本 takes two columns
 
 
 def test_show_source_colours_the_carets():
-    assert source_lines(_at(1, 1, 1, 4), ["abc"], Palette(True))[1] == f"    {RED}^^^{RESET}"
+    assert source_lines(_at(1, 1, 1, 4), ["abc"], Palette(True))[1] == f"    {CYAN}  |{RESET} {RED}^^^{RESET}"
+
+
+def test_severity_is_coloured_on_a_terminal():
+    from boundlint.report.text import severity_tag
+
+    tags = [severity_tag(Finding("m.py", 1, 1, "BND101", "m", 1, 2, severity=level), Palette(True))
+            for level in ("high", "medium", "low")]
+    assert tags == [f"{RED}[high]{RESET} ", f"{YELLOW}[medium]{RESET} ", "\x1b[32m[low]\x1b[0m "]
+    assert severity_tag(Finding("m.py", 1, 1, "BND101", "m", 1, 2, severity="high")) == "[high] "
 
 
 # -- --statistics -----------------------------------------------------------------------------------
@@ -307,4 +323,4 @@ def test_colour_on_a_real_terminal_by_default(project):
     finally:
         os.close(primary)
     assert status == 1
-    assert out.decode().splitlines()[0] == f"{BOLD}pkg/a.py{RESET}:5:11: {RED}BND101{RESET} [medium] {GATHER}"
+    assert out.decode().splitlines()[0] == f"{BOLD}pkg/a.py{RESET}:5:11: {RED}BND101{RESET} {YELLOW}[medium]{RESET} {GATHER}"

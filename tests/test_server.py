@@ -127,8 +127,9 @@ def test_server_without_pygls_says_what_to_install(monkeypatch, capsys, hidden):
     for name in [hidden] + [m for m in sys.modules if m.startswith(hidden + ".")]:
         monkeypatch.setitem(sys.modules, name, None)  # importing it now raises ImportError
     assert main(["server"]) == 2
-    assert capsys.readouterr().err == ("boundlint: error: the language server needs pygls 2 or newer; "
-                                       "install it with: pip install 'boundlint[lsp]'\n")
+    assert capsys.readouterr().err == ("boundlint: error: the language server needs pygls 2 or newer: install the "
+                                       "lsp extra, pip install '.[lsp]' in the boundlint checkout "
+                                       "(or pip install 'pygls>=2')\n")
 
 
 @pytest.mark.parametrize("line, edit", [

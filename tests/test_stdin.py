@@ -73,8 +73,8 @@ def test_show_source_shows_stdin_not_the_file_on_disk(project, monkeypatch, caps
     (project / "svc" / "h.py").write_text("# what is saved differs from the buffer\n" * 5, encoding="utf-8")
     _, out, _ = run(monkeypatch, capsys, SOURCE.encode(), "-q", "--show-source", "--stdin-filename", "svc/h.py", "-")
     assert out.splitlines()[:3] == [f"svc/h.py:4:11: {MESSAGE}",
-                                    "        await asyncio.gather(*(g(i) for i in ids))",
-                                    "              " + "^" * 36]
+                                    "    4 | await asyncio.gather(*(g(i) for i in ids))",
+                                    "      |       " + "^" * 36]
 
 
 def test_json_and_undecodable_input(project, monkeypatch, capsys):

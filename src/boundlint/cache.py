@@ -92,15 +92,43 @@ def _sources(directory: str, prefix: str, found: list[tuple[str, int, int]]) -> 
 
 
 def default_dir(explicit: str | None = None):
-    """``--cache-dir``, else ``$BOUNDLINT_CACHE_DIR``, else ``./.boundlint_cache`` (a ``pathlib.Path``)."""
+    """``--cache-dir``, else ``$BOUNDLINT_CACHE_DIR``, else ``.boundlint_cache`` at the project root (a
+    ``pathlib.Path``; see ``default_location``)."""
     from pathlib import Path
 
     return Path(default_location(explicit))
 
 
 def default_location(explicit: str | None = None) -> str:
-    """``default_dir`` as a string (no ``pathlib`` import on a warm run's start-up)."""
-    return explicit or os.environ.get(ENV_VAR) or DEFAULT_DIR
+    """``default_dir`` as a string (no ``pathlib`` import on a warm run's start-up).
+
+    Without *explicit* or ``$BOUNDLINT_CACHE_DIR``: ``.boundlint_cache`` in the project root, the nearest
+    folder from the working directory up that holds a ``pyproject.toml`` or ``.git`` (as ruff keeps
+    ``.ruff_cache`` beside the project's config), so a run from a subfolder shares the project's cache;
+    ``.boundlint_cache`` in the working directory when no folder above does.
+    """
+    found = explicit or os.environ.get(ENV_VAR)
+    if found:
+        return found
+    root = project_root()
+    return DEFAULT_DIR if root is None else os.path.join(root, DEFAULT_DIR)
+
+
+def project_root() -> str | None:
+    """The nearest folder from the working directory up holding ``pyproject.toml`` or ``.git``: None when it
+    is the working directory itself (or there is none), else its absolute path (immune to a later chdir)."""
+    try:
+        here = os.getcwd()
+    except OSError:
+        return None
+    current, ups = here, 0  # ups: how many folders above the working directory
+    while True:
+        if os.path.exists(os.path.join(current, "pyproject.toml")) or os.path.exists(os.path.join(current, ".git")):
+            return None if ups == 0 else current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current, ups = parent, ups + 1
 
 
 class Cache:

@@ -94,8 +94,8 @@ def _add_check_parser(sub) -> None:
     check.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     check.add_argument("--select", type=_codes, help="codes or prefixes to report (e.g. BND1,BND201)")
     check.add_argument("--ignore", type=_codes, help="codes or prefixes not to report")
-    check.add_argument("--extend-select", type=_codes, dest="extend_select")
-    check.add_argument("--extend-ignore", type=_codes, dest="extend_ignore")
+    check.add_argument("--extend-select", type=_codes, dest="extend_select", help="codes or prefixes added to select")
+    check.add_argument("--extend-ignore", type=_codes, dest="extend_ignore", help="codes or prefixes added to ignore")
     check.add_argument("--exclude", type=_patterns, help="gitignore-style patterns of paths not to check (replaces the config's)")
     check.add_argument("--extend-exclude", type=_patterns, dest="extend_exclude", help="patterns added to exclude")
     check.add_argument("--respect-gitignore", action=argparse.BooleanOptionalAction, default=None,
@@ -104,6 +104,8 @@ def _add_check_parser(sub) -> None:
     check.add_argument("--output-file", "-o", metavar="FILE", dest="output_file", help="write the report to FILE instead of stdout")
     check.add_argument("--baseline", metavar="FILE", help="report only findings not recorded in FILE")
     check.add_argument("--write-baseline", metavar="FILE", dest="write_baseline", help="record the current findings in FILE and exit 0")
+    check.add_argument("--update-baseline", action="store_true", dest="update_baseline",
+                       help="rewrite the --baseline FILE: prune entries that no longer match, add new findings; exit 0")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--quiet", "-q", action="store_true", help="print findings only, no summary")
     check.add_argument("--verbose", "-v", action="store_true", help="say which config is used; tracebacks for internal errors")
@@ -117,7 +119,7 @@ def _add_check_parser(sub) -> None:
     add_arguments(check)  # --fix, --unsafe-fixes, --fix-only, --diff
     check.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     check.add_argument("--cache-dir", dest="cache_dir", default=None,
-                       help="where results are cached (default: $BOUNDLINT_CACHE_DIR or ./.boundlint_cache)")
+                       help="where results are cached (default: $BOUNDLINT_CACHE_DIR, else .boundlint_cache at the project root)")
 
 
 def _add_server_parser(sub) -> None:
@@ -127,7 +129,7 @@ def _add_server_parser(sub) -> None:
 
 def _add_rule_parser(sub) -> None:
     rule = sub.add_parser("rule", help="print a rule's documentation")
-    rule.add_argument("code", nargs="?")
+    rule.add_argument("code", nargs="?", help="a rule code, e.g. BND101")
     rule.add_argument("--all", action="store_true", help="list every rule")
 
 
@@ -136,7 +138,7 @@ def _add_tables_parser(sub) -> None:
     tables.add_argument("name", nargs="?", help="one table (default: all)")
     tables.add_argument("--config", metavar="FILE", help="read [tool.boundlint] from FILE instead of the nearest pyproject.toml")
     tables.add_argument("--isolated", action="store_true", help="ignore every configuration file")
-    tables.add_argument("--format", choices=("text", "json"), default="text")
+    tables.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -223,6 +225,11 @@ def _run(args, tree, **kwargs) -> list:
         used = {tree.for_path(r.path).path for r in results} or {tree.for_path(".").path}
         for path in sorted(used, key=lambda p: p or ""):
             print(f"boundlint: config: {path or 'none (defaults)'}", file=sys.stderr)
+    if (args.verbose or not results) and not args.quiet:  # a named file left out: say which config did it
+        for path in args.paths:
+            why = tree.excluded_by(path) if os.path.isfile(path) else None
+            if why:
+                print(f"boundlint: warning: {path} is not checked: it matches {why}", file=sys.stderr)
     if not results and not args.quiet:
         print("boundlint: warning: No Python files found under the given path(s)", file=sys.stderr)
     return results
@@ -300,7 +307,7 @@ def _check(args) -> int:
         if isinstance(findings, int):
             return findings
     sources = {}
-    if findings and (options.needs_sources() or args.baseline or args.write_baseline):
+    if findings and (options.needs_sources() or args.baseline or args.write_baseline):  # fingerprints read lines
         sources = stdin_sources or _sources({f.path for f in findings})
     if args.write_baseline:
         from boundlint.baseline import BaselineError, write_baseline
@@ -313,20 +320,24 @@ def _check(args) -> int:
             print(f"Wrote {count} finding{'s' if count != 1 else ''} to baseline {args.write_baseline}.", file=sys.stderr)
         return EXIT_CLEAN
     hidden = 0
+    if args.update_baseline and not args.baseline:
+        raise UsageError("--update-baseline rewrites the file --baseline names; give --baseline FILE")
     if args.baseline:
-        from boundlint.baseline import Baseline, BaselineError
+        from boundlint.baseline import BaselineError, apply_baseline
 
         try:
-            baseline = Baseline.load(args.baseline)
+            kept = apply_baseline(args.baseline, findings, sources, update=args.update_baseline, quiet=args.quiet)
         except BaselineError as exc:
             raise UsageError(str(exc)) from None
-        kept = baseline.new_findings(findings, sources)
+        if kept is None:  # --update-baseline: the file now records this run's findings
+            return EXIT_CLEAN
         hidden = len(findings) - len(kept)
         findings = kept
     from boundlint.report.output import render
 
     used = {tree.for_path(r.path).settings for r in results} or {tree.for_path(".").settings}
-    report = render(findings, options, files=len(results), hidden=hidden, sources=sources, settings=used)
+    checked = sum(1 for r in results if not os.path.isdir(r.path))  # a folder that could not be listed is no file
+    report = render(findings, options, files=checked, hidden=hidden, sources=sources, settings=used)
     if args.output_file:
         try:
             with open(args.output_file, "w", encoding="utf-8") as fh:
@@ -423,7 +434,8 @@ def _server() -> int:
     except ImportError as exc:  # pygls missing, or pygls 1.x (no pygls.lsp.server)
         if (exc.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
             raise
-        raise UsageError("the language server needs pygls 2 or newer; install it with: pip install 'boundlint[lsp]'") from None
+        raise UsageError("the language server needs pygls 2 or newer: install the lsp extra, "
+                         "pip install '.[lsp]' in the boundlint checkout (or pip install 'pygls>=2')") from None
     from boundlint.cache import default_dir
     from boundlint.engine import set_index_cache
 
@@ -448,46 +460,18 @@ def _cache(args):
     return Cache(default_location(args.cache_dir), Settings().fingerprint())
 
 
-# -- audit ------------------------------------------------------------------------------
+# -- audit: boundlint.audit.command -----------------------------------------------------
 
 def _add_audit_parser(sub) -> None:
-    audit = sub.add_parser("audit", help="report a whole codebase: findings summary and endpoint exposure map")
-    audit.add_argument("paths", nargs="*", default=["."], metavar="PATH")
-    audit.add_argument("--format", choices=("terminal", "markdown", "html", "json"), default="terminal")
-    audit.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE instead of stdout")
-    audit.add_argument("--fail-on", type=_codes, dest="fail_on", metavar="CODE|FAMILY",
-                       help="exit 1 when a finding matches these codes or prefixes (e.g. BND1,BND203)")
-    audit.add_argument("--top", type=int, default=None, metavar="N",
-                       help="show the N riskiest handlers (0: all; default 30 in the terminal, all elsewhere)")
-    audit.add_argument("--config", metavar="FILE",
-                       help="read [tool.boundlint] from FILE for every file, instead of each file's nearest pyproject.toml")
-    audit.add_argument("--isolated", action="store_true", help="ignore every configuration file")
-    audit.add_argument("--select", type=_codes)
-    audit.add_argument("--ignore", type=_codes)
-    audit.add_argument("--extend-select", type=_codes, dest="extend_select")
-    audit.add_argument("--extend-ignore", type=_codes, dest="extend_ignore")
-    audit.add_argument("--exclude", type=_patterns)
-    audit.add_argument("--extend-exclude", type=_patterns, dest="extend_exclude")
-    audit.add_argument("--respect-gitignore", action=argparse.BooleanOptionalAction, default=None, dest="respect_gitignore")
-    audit.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    audit.add_argument("--verbose", "-v", action="store_true")
-    audit.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: all cores)")
+    from boundlint.audit.command import add_parser
+
+    add_parser(sub)
 
 
 def _audit(args) -> int:
-    from boundlint.audit import AuditError, run_audit
+    from boundlint.audit.command import main as audit_main
 
-    if args.jobs is not None and args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    for code in args.fail_on or ():
-        if not code.startswith("BND"):
-            raise UsageError(f"--fail-on: {code!r} is not a code or prefix such as BND1 or BND203")
-    args.min_severity = "low"  # the audit lists every finding, whatever its severity
-    tree = _tree(args)
-    try:
-        return run_audit(args, tree)
-    except AuditError as exc:
-        raise UsageError(str(exc)) from None
+    return audit_main(args)
 
 
 # The subcommands, in the order `boundlint --help` lists them.

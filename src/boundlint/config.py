@@ -307,6 +307,10 @@ def _suggest(word: str, choices: Iterable[str]) -> str:
     return f"; expected one of: {', '.join(choices)}"
 
 
+_FAMILIES = {"BND0": "unchecked files", "BND1": "fan-out", "BND2": "request shape", "BND3": "log storms and retries",
+             "BND4": "connection churn", "BND9": "noqa"}
+
+
 def check_code(code: str, where: str) -> str:
     """*code* upper-cased when it is a known code or prefix; else ConfigError naming *where*."""
     value = code.strip().upper()
@@ -314,6 +318,10 @@ def check_code(code: str, where: str) -> str:
     if value in prefixes:
         return value
     full = [p for p in prefixes if len(p) == 6]
+    if value.startswith("BND") and len(value) > 3 and value[:4] not in prefixes:  # BND77: no such family
+        families = ", ".join(f"{f} ({_FAMILIES.get(f, '')})" for f in prefixes if len(f) == 4)
+        raise ConfigError(f"{where}: unknown rule code or prefix {code!r}: no family {value[:4]}; the families are "
+                          f"{families}")
     # Prefer codes of the same family: BND199 should suggest BND101, not BND900.
     shared = max((len(os.path.commonprefix([value, p])) for p in full), default=0)
     near = [p for p in full if len(os.path.commonprefix([value, p])) == shared]
@@ -412,7 +420,8 @@ def _tables(value: object, file: str, where: str) -> tuple[tuple[str, tuple[str,
     for key, entries in value.items():
         name = key[len("extend-"):] if key.startswith("extend-") else key
         if name not in known:
-            raise ConfigError(f"{file}: unknown table {key!r} in [{where}]{_suggest(name, known)}; "
+            forms = [*known, *(f"extend-{n}" for n in known)] if key.startswith("extend-") else known
+            raise ConfigError(f"{file}: unknown table {key!r} in [{where}]{_suggest(key, forms)}; "
                               "`boundlint tables` lists them")
         out.append((key, _check_type(entries, STRINGS, file, f"{where}.{key}")))
     return tuple(sorted(out))

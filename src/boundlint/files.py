@@ -134,9 +134,12 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
         rules_for = lambda _directory: fixed  # noqa: E731
         use_git = respect_gitignore
     found: dict[str, None] = {}
+    paths = list(paths)
+    missing = [raw for raw in paths if not os.path.lexists(raw)]
+    if missing:  # every one named, not only the first
+        raise PathError(f"path{'s' if len(missing) > 1 else ''} do{'' if len(missing) > 1 else 'es'} not exist: "
+                        + ", ".join(missing))
     for raw in paths:
-        if not os.path.lexists(raw):
-            raise PathError(f"path does not exist: {raw}")
         if not os.path.isdir(raw):
             rules = rules_for(os.path.dirname(os.path.abspath(raw)))
             rel = _under(rules.anchor, raw) if rules.spec is not None and rules.anchor is not None else None
@@ -149,7 +152,7 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
         # Read .gitignore files whenever some directory's rules may want them.
         ignores = _GitIgnores(root_dir) if use_git else None
         # A directory that cannot be listed is kept as a path, so it is reported (BND001), not skipped.
-        unlistable = lambda err: found.setdefault(err.filename, None) if isinstance(err, PermissionError) else None  # noqa: E731
+        unlistable = lambda err: found.setdefault(_spelled(err.filename), None) if isinstance(err, PermissionError) else None  # noqa: E731
         for dirpath, full_dir, dirnames, filenames in _walk(root_dir, os.path.abspath(root_dir), unlistable):
             identity = _identity(dirpath, full_dir)
             if identity is None or identity in seen:
@@ -184,8 +187,13 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
                 # not a directory: os.walk lists those in dirnames
                 if gitignored is not None and gitignored(os.path.join(full_dir, name), False):
                     continue
-                found[os.path.join(dirpath, name)] = None
+                found[_spelled(os.path.join(dirpath, name))] = None
     return sorted(found)
+
+
+def _spelled(path: str) -> str:
+    """*path* spelled one way, as ruff prints it: ``./app.py`` (a walk of ``.``) is ``app.py``."""
+    return path[2:] if path.startswith("." + os.sep) else path
 
 
 def excluded(path: str, exclude: Iterable[str], root: str) -> bool:

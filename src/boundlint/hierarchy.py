@@ -142,6 +142,20 @@ class ConfigTree:
 
         return discover(paths, rules_for=self.dir_rules)
 
+    def excluded_by(self, path: str) -> str | None:
+        """What excludes the file *path* when it is named: ``the `extend-exclude` pattern 'migrations/' of
+        pyproject.toml`` (or ``--exclude`` on the command line); None when nothing does."""
+        from boundlint.files import excluded
+
+        resolved = self.for_path(path)
+        for key in ("exclude", "extend_exclude"):
+            for pattern in getattr(resolved.settings, key):
+                if excluded(path, [pattern], resolved.root):
+                    where = "the command line" if key in resolved.cli else _shown(resolved.path) or "the defaults"
+                    flag = key.replace("_", "-")
+                    return f"the `{flag}` pattern {pattern!r} of {where}"
+        return None
+
     def ignored(self, path: str, code: str) -> bool:
         """True when the ``per-file-ignores`` of *path*'s config ignore *code* there."""
         resolved = self.for_path(path)
@@ -152,6 +166,14 @@ class ConfigTree:
             pfi = PerFileIgnores(resolved.settings.per_file_ignores, resolved.root)
             self._ignores[resolved.path] = pfi
         return pfi.ignored(path, code)
+
+
+def _shown(path: str | None) -> str | None:
+    """*path* relative to the working directory when it is below it (as paths are printed), else as it is."""
+    if not path:
+        return path
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
 
 
 def _config_of(path: str) -> Config | None:

@@ -27,6 +27,8 @@ from typing import Iterator
 NOQA = re.compile(r"# noqa(?::\s?(?P<codes>(?:[A-Z]+[0-9]+[,\s]*)+))?", re.IGNORECASE)
 # A noqa that flake8 does not see: no space, or several, between ``#`` and ``noqa``.
 NEAR_MISS = re.compile(r"#(?! noqa)[ \t]*noqa\b", re.IGNORECASE)
+# A noqa right after one of these is quoted in the comment's prose, not written as a directive.
+_QUOTES = "\"'`"
 # A word of a code list: a code, or what was meant as one (``BND1O1``, ``BND-101``).
 _WORD = re.compile(r"#|[\w-]+")
 # Letters typed for digits in a code: BND1O1, BND10l, BNDl01.
@@ -114,6 +116,9 @@ def malformed(comment: str) -> Iterator[Malformed]:
         return
     match = NOQA.search(comment)
     near = NEAR_MISS.search(comment)
+    first = min((m.start() for m in (match, near) if m is not None), default=-1)
+    if first > 0 and comment[first - 1] in _QUOTES:
+        return  # a comment that quotes a noqa (`"# noqa: BND-101"`) to talk about it suppresses nothing
     if near is not None and (match is None or near.start() < match.start()):
         rest = comment[near.end():]
         words = _words(rest[1:], 0) if rest.startswith(":") else []

@@ -19,22 +19,26 @@ class AuditError(Exception):
     """A problem the command line reports in one line (bad path, unwritable output)."""
 
 
-def collect(paths, settings, root=None, jobs=None, progress=None, tree=None):
+def collect(paths, settings, root=None, jobs=None, progress=None, tree=None, cache=None):
     """``(results, seconds)``: run the engine with the audit collector over *paths*.
 
     *tree* (a ``hierarchy.ConfigTree``) judges each file with its own
-    config, and *settings* / *root* are then unused.  Raises
-    ``files.PathError`` for a missing path, ``config.ConfigError`` for a
+    config, and *settings* / *root* are then unused.  *cache* (a
+    ``boundlint.cache.Cache``, the one ``check`` uses) serves unchanged files,
+    with their collector facts from an ``audit.stored.FactsStore`` beside it.
+    Raises ``files.PathError`` for a missing path, ``config.ConfigError`` for a
     broken config.
     """
     from boundlint.audit.collector import AuditCollector
+    from boundlint.audit.stored import FactsStore
     from boundlint.engine import check_paths
 
     started = time.monotonic()
     if settings is not None:  # the audit lists every finding, whatever its severity
         settings = settings._replace(min_severity="low")
+    facts = None if cache is None else FactsStore(cache.root, cache.fingerprint)
     results = check_paths(paths, settings, jobs=jobs, progress=progress, root=root, collectors=(AuditCollector,),
-                          tree=tree)
+                          tree=tree, cache=cache, facts=facts)
     return results, time.monotonic() - started
 
 
@@ -65,10 +69,11 @@ def failing(report_findings, fail_on: tuple[str, ...]) -> bool:
     return any(f.code.startswith(prefix) for f in report_findings for prefix in fail_on)
 
 
-def run_audit(args, tree) -> int:
+def run_audit(args, tree, cache=None) -> int:
     """The ``audit`` subcommand behind the CLI; returns the exit status (0, or 1 with ``--fail-on``).
 
-    *tree* (a ``hierarchy.ConfigTree``) gives each file its own config's settings.
+    *tree* (a ``hierarchy.ConfigTree``) gives each file its own config's settings; *cache* is the
+    result cache (None: ``--no-cache``).  Raises AuditError for a bad path, config, baseline or output.
     """
     from boundlint.audit.model import build_report
     from boundlint.audit.progress import Progress
@@ -80,7 +85,7 @@ def run_audit(args, tree) -> int:
     if not args.quiet and sys.stderr.isatty():
         progress = Progress(sys.stderr)
     try:
-        results, seconds = collect(args.paths, None, None, args.jobs, progress, tree=tree)
+        results, seconds = collect(args.paths, None, None, args.jobs, progress, tree=tree, cache=cache)
     except (PathError, ConfigError) as exc:
         raise AuditError(str(exc)) from None
     finally:
@@ -90,23 +95,25 @@ def run_audit(args, tree) -> int:
         print("boundlint audit: warning: No Python files found under the given path(s)", file=sys.stderr)
     for r in results:
         r.findings = [f for f in r.findings if not tree.ignored(f.path, f.code)]
-    base = _display_root(args.paths)
-    report = build_report(results, seconds, base, {c: cls.name for c, cls in all_rules().items()})
+    if getattr(args, "baseline", None):
+        _apply_baseline(args.baseline, results)
+    # Paths as check prints them: relative to the working directory, as discovery spelled them.
+    report = build_report(results, seconds, None, {c: cls.name for c, cls in all_rules().items()})
     report.paths = [str(p) for p in args.paths]
     report.created = created_now()
-    fmt = args.format
+    fmt = args.output_format or "terminal"
     top = args.top
     if top is None and fmt == "terminal":
         top = 30
-    if args.output:
+    if args.output_file:
         text = render(report, fmt, top, color=False)
         try:
-            with open(args.output, "w", encoding="utf-8") as fh:
+            with open(args.output_file, "w", encoding="utf-8") as fh:
                 fh.write(text)
         except OSError as exc:
-            raise AuditError(f"--output: cannot write {args.output}: {exc.strerror or exc}") from None
+            raise AuditError(f"--output-file: cannot write {args.output_file}: {exc.strerror or exc}") from None
         if not args.quiet:
-            print(f"boundlint audit: wrote {args.output}", file=sys.stderr)
+            print(f"boundlint audit: wrote {args.output_file}", file=sys.stderr)
     else:
         from boundlint.output import write_stdout
 
@@ -139,11 +146,15 @@ def created_now() -> str:
     return when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _display_root(paths) -> str | None:
-    """The folder report paths are shown relative to: the one audited folder, else none."""
-    import os
+def _apply_baseline(path: str, results) -> None:
+    """Leave out of *results* the findings the baseline file *path* records (as ``check --baseline`` does)."""
+    from boundlint.baseline import Baseline, BaselineError
 
-    paths = list(paths)
-    if len(paths) == 1 and os.path.isdir(paths[0]):
-        return paths[0]
-    return None
+    try:
+        baseline = Baseline.load(path)
+    except BaselineError as exc:
+        raise AuditError(str(exc)) from None
+    findings = [f for r in results for f in r.findings]
+    kept = set(map(id, baseline.new_findings(findings)))
+    for r in results:
+        r.findings = [f for f in r.findings if id(f) in kept]

@@ -37,6 +37,14 @@ def chain_places(chain: list[Step], handler: Handler, path: str, line: int) -> s
     return " -> ".join(places)
 
 
+def shown_chain(entry, handler: Handler) -> list[Step]:
+    """*entry*'s evidence chain when it passes through a place its row and the handler's title do not name
+    (``chain_places``), else ``[]``: a ``via:`` that only repeats the row is left out."""
+    if entry.chain and chain_places(entry.chain, handler, entry.path or handler.path, entry.line):
+        return entry.chain
+    return []
+
+
 def fanout_text(f: FanOut, home: str | None = None) -> str:
     """``L33 asyncio.gather over request.uris -> hydrate: UNBOUNDED (request field request.uris) [BND101]``.
 

@@ -28,6 +28,7 @@ from boundlint.analysis import limits
 from boundlint.analysis.context import Context
 from boundlint.analysis.names import dotted
 from boundlint.analysis.spawns import Spawn, executor_constructor, spawn_of
+from boundlint.audit import prefixes
 from boundlint.audit.origins import _QUERY_LISTS, _gather_limit, _loop_text, _origin, _query_name, _request_global, _unwrap
 from boundlint.audit.recognise import (
     _HANDLER_HINT, _HANDLER_KWARGS, _HTTP_VERBS, _RESPONDERS, REGISTRAR_QUALNAMES, REGISTRARS, _classify,
@@ -75,6 +76,8 @@ class AuditCollector:
         self._registered: list[tuple[int, str, str]] = []  # (def node id, registrar, route)
         self._roots: set[str] = set()
         self._ctx: Context | None = None
+        self._mounts: dict = {"routers": {}, "includes": []}  # router prefixes (audit.prefixes)
+        self._controllers: dict[int, tuple[bool, str | None]] = {}  # ClassDef id -> Litestar Controller path
 
     # -- imports and names ----------------------------------------------------------
     def visit_Import(self, node: cst.Import, ctx: Context) -> None:
@@ -87,6 +90,9 @@ class AuditCollector:
 
     def visit_ClassDef(self, node: cst.ClassDef, ctx: Context) -> None:
         self._names.append(node.name.value)
+        path = prefixes.controller_path(node)
+        if path is not None:
+            self._controllers[id(node)] = path
 
     def leave_ClassDef(self, node: cst.ClassDef, ctx: Context) -> None:
         self._names.pop()
@@ -131,6 +137,7 @@ class AuditCollector:
                 called = (dotted(node.func) or "").rsplit(".", 1)[-1]
                 fn.responds = called.endswith("Response") or called in _RESPONDERS
         self._registration(node, ctx)
+        prefixes.note_call(node, ctx, self._mounts)
         spawn = spawn_of(node, ctx)
         if spawn is not None:
             if fn is not None and spawn.target is not None:
@@ -313,6 +320,9 @@ class AuditCollector:
                 "route": route,
                 "params": [p for p in fn.params if p not in ("self", "cls")],
                 "fields": self._fields(fn, kind, position),
+                "receiver": prefixes.receiver(fn.decorators) if kind not in ("grpc", "django") else None,
+                "controller": self._controllers.get(id(fn.class_node)) if fn.class_node is not None else None,
+                "controller_class": fn.class_node.name.value if fn.class_node is not None else None,
             })
         spawns = []
         for s in self._spawns:
@@ -323,7 +333,7 @@ class AuditCollector:
                 "source": s.source, "origin": s.origin, "target": s.target,
                 "bounded": s.bounded, "limit": s.limit,
             })
-        return {"functions": functions, "handlers": handlers, "spawns": spawns}
+        return {"functions": functions, "handlers": handlers, "spawns": spawns, **self._mounts}
 
     def _fields(self, fn: _Function, kind: str, position) -> list[dict]:
         """The request collection fields *fn* accepts, each with its limit or None."""

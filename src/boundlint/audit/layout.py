@@ -3,9 +3,9 @@
 A ``Styled`` string carries one style name (or None) per character, so the
 terminal renderer can wrap and shorten text first and colour it after.
 Wrapping breaks at spaces only; a single word wider than the line is broken
-after ``/`` or ``.``, and a piece still too wide is shortened with an
-ellipsis in the middle (``customer_accoun…ences/views.py``), so a name is
-never cut across two lines.
+after ``/`` or ``.``, and a piece still too wide is broken at the width:
+the report wraps and never cuts (``shorten`` and ``fit`` remain for callers
+that must fit a fixed number of lines).
 """
 from __future__ import annotations
 
@@ -101,7 +101,8 @@ def _boundary_after(text: str, at: int) -> int:
 
 
 def _pieces(word: Styled, width: int) -> list[Styled]:
-    """A word wider than *width* as pieces broken after ``/`` or ``.``, each shortened to fit."""
+    """A word wider than *width* as pieces broken after ``/`` or ``.``; a piece still wider is broken
+    every *width* characters (wrapped, never cut: every character stays on the page)."""
     parts, start = [], 0
     for i, ch in enumerate(word.text):
         if ch in "/." and i + 1 < len(word):
@@ -113,7 +114,7 @@ def _pieces(word: Styled, width: int) -> list[Styled]:
         if out and len(out[-1]) + len(part) <= width:
             out[-1] = out[-1] + part
         else:
-            out.append(shorten(part, width))
+            out.extend(part[i:i + width] for i in range(0, len(part), max(width, 1)))
     return out
 
 

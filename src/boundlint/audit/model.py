@@ -14,6 +14,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 
 from boundlint.audit.chains import Claim, Claims, Step, api_name, claim_findings, key, request_name
+from boundlint.audit.prefixes import full_route, prefix_of
+from boundlint.audit.unreached import Loose, severity_counts, shown_path, unreached
 
 SCHEMA = "boundlint-audit/1"
 FAMILIES = {
@@ -115,6 +117,7 @@ class Summary:
     handlers: int
     handlers_by_framework: dict[str, int]
     unbounded_handlers: int
+    by_severity: dict[str, int] = field(default_factory=dict)  # {"high": n, "medium": n, "low": n}
 
 
 @dataclass
@@ -126,6 +129,8 @@ class AuditReport:
     rule_names: dict[str, str] = field(default_factory=dict)
     paths: list[str] = field(default_factory=list)  # the audited paths, as given
     created: str = ""  # when the audit ran: ISO 8601 UTC, ``2026-12-01T14:21:43Z``
+    unreached: list[Loose] = field(default_factory=list)  # findings no handler reaches, riskiest first
+    findings: list[dict] = field(default_factory=list)  # every finding of the run (``Finding.as_dict`` + ``reached``)
 
     def to_dict(self) -> dict:
         """The stable JSON form (see docs/audit.md)."""
@@ -142,6 +147,7 @@ class AuditReport:
                 "lines": s.lines,
                 "seconds": round(s.seconds, 3),
                 "findings": s.findings,
+                "by_severity": dict(s.by_severity),
                 "by_family": [{"family": k, "name": FAMILIES.get(k, ""), "count": v} for k, v in s.by_family.items()],
                 "by_code": [{"code": k, "name": self.rule_names.get(k, ""), "count": v} for k, v in s.by_code.items()],
                 "top_files": [{"path": p, "count": n} for p, n in s.top_files],
@@ -160,6 +166,8 @@ class AuditReport:
                 }
                 for h in self.handlers
             ],
+            "unreached": [asdict(x) for x in self.unreached],
+            "findings": [dict(f) for f in self.findings],
         }
 
 
@@ -175,7 +183,7 @@ def report_from_dict(data: dict) -> AuditReport:
         top_files=[(x["path"], x["count"]) for x in s["top_files"]],
         top_folders=[(x["path"], x["count"]) for x in s["top_folders"]],
         handlers=s["handlers"], handlers_by_framework=dict(s["handlers_by_framework"]),
-        unbounded_handlers=s["unbounded_handlers"],
+        unbounded_handlers=s["unbounded_handlers"], by_severity=dict(s.get("by_severity", {})),
     )
     handlers = [
         Handler(h["path"], h["line"], h["name"], h["framework"], h["route"], h["risk"], h["score"],
@@ -185,7 +193,8 @@ def report_from_dict(data: dict) -> AuditReport:
         for h in data["handlers"]
     ]
     return AuditReport(summary, handlers, {x["code"]: x["name"] for x in s["by_code"]},
-                       list(data.get("paths", [])), data.get("created", ""))
+                       list(data.get("paths", [])), data.get("created", ""),
+                       [Loose(**x) for x in data.get("unreached", ())], list(data.get("findings", ())))
 
 
 def _with_chain(entry: dict) -> dict:
@@ -258,14 +267,7 @@ def _score(h: Handler) -> tuple[int, str]:
     return score, risk
 
 
-def _relative(path: str, root: str | None) -> str:
-    if not root:
-        return path
-    try:
-        rel = os.path.relpath(path, root)
-    except ValueError:
-        return path
-    return path if rel.startswith("..") else rel
+_relative = shown_path
 
 
 def build_report(results: list, seconds: float, root: str | None = None, rule_names: dict[str, str] | None = None) -> AuditReport:
@@ -283,11 +285,12 @@ def build_report(results: list, seconds: float, root: str | None = None, rule_na
             if claim is not None:
                 by_handler.setdefault(claim.handler, []).append((f, claim))
     handlers: list[Handler] = []
+    project = [(r.path, (r.facts or {}).get("audit") or {}) for r in results]
     for result in results:
         facts = (result.facts or {}).get("audit")
         if not facts or not facts["handlers"]:
             continue
-        handlers.extend(_file_handlers(result, facts, root, claims, by_handler))
+        handlers.extend(_file_handlers(result, facts, root, claims, by_handler, project))
     handlers.sort(key=lambda h: (-RISK_RANK[h.risk], -h.score, h.path, h.line))
     summary = Summary(
         files=len(results),
@@ -301,11 +304,18 @@ def build_report(results: list, seconds: float, root: str | None = None, rule_na
         handlers=len(handlers),
         handlers_by_framework=dict(sorted(Counter(h.framework for h in handlers).items())),
         unbounded_handlers=sum(1 for h in handlers if h.unbounded_fanouts),
+        by_severity=severity_counts(findings),
     )
-    return AuditReport(summary, handlers, dict(rule_names or {}))
+    loose = unreached(results, handlers, root)
+    outside = {(x.path, x.line, x.column, x.code) for x in loose}
+    every = [{**f.as_dict(), "path": shown_path(f.path, root),
+              "reached": (shown_path(f.path, root), f.line, f.column, f.code) not in outside}
+             for f in sorted(findings)]
+    return AuditReport(summary, handlers, dict(rule_names or {}), unreached=loose, findings=every)
 
 
-def _file_handlers(result, facts: dict, root: str | None, claims: Claims, by_handler: dict) -> list[Handler]:
+def _file_handlers(result, facts: dict, root: str | None, claims: Claims, by_handler: dict,
+                   project: list | None = None) -> list[Handler]:
     """The map entries of the handlers in one file.
 
     Findings whose evidence names a handler (*claims*) go to that handler only, from any file,
@@ -357,7 +367,10 @@ def _file_handlers(result, facts: dict, root: str | None, claims: Claims, by_han
             owner = _innermost(functions, f.line)
             if owner is not None and owner in reach:
                 sites.append(Site(f.code, f.line, f.message, functions[owner]["name"] if owner != index else None, shown))
-        handler = Handler(shown, fn["line"], fn["name"], h["framework"], h["route"], "", 0, fanouts, fields, sites)
+        route = h["route"]
+        if h.get("receiver") or h.get("controller"):  # a route decorator's router: its prefixes, or "unknown"
+            route = full_route(route, prefix_of(result.path, facts, h, project or []))
+        handler = Handler(shown, fn["line"], fn["name"], h["framework"], route, "", 0, fanouts, fields, sites)
         for f, claim in by_handler.get(me, ()):
             _place(handler, f, claim, root)
         fanouts.sort(key=lambda x: (x.bounded, x.path != shown, x.path, x.line, x.column))

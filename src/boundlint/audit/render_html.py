@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from html import escape
 
-from boundlint.audit.cells import chain_text, code_spans, fanout_text, field_text, site_text
+from boundlint.audit.cells import chain_text, code_spans, fanout_text, field_text, shown_chain, site_text
 from boundlint.audit.model import FAMILIES, AuditReport
 from boundlint.report.sarif import rule_doc_uri
 
@@ -131,12 +131,29 @@ def _meta(report: AuditReport) -> str:
     return '<p class="meta">' + " · ".join(parts) + "</p>"
 
 
+def _unreached(report: AuditReport) -> list[str]:
+    """The "not reached from a handler" section: every finding the map does not show, riskiest first."""
+    if not report.unreached:
+        return []
+    rows = [[f'<td data-key="{_RANK.get(x.severity, 0)}"><span class="risk {x.severity}">{escape(x.severity)}</span></td>',
+             _td(f"{x.path}:{x.line}", key=f"{x.path}:{x.line:09d}"), f"<td>{rule_link(x.code)}</td>",
+             f"<td><code>{escape(x.function)}</code></td>" if x.function else _td(""), f"<td>{inline(x.message)}</td>"]
+            for x in report.unreached]
+    return ["<h2>Not reached from a handler</h2>",
+            '<p class="small">Findings no request handler of the map reaches (workers, schedulers, consumers, '
+            "scripts), riskiest first.</p>",
+            _table([("severity", False), ("place", False), ("code", False), ("function", False), ("message", False)],
+                   rows)]
+
+
 def render_html(report: AuditReport) -> str:
     """The whole page as a string: summary cards, exposure map, findings per code, top files and folders."""
     s = report.summary
     cards = [
         (f"{s.files:,}", "files"), (f"{s.lines:,}", "lines"), (f"{s.seconds:.1f} s", "time"),
-        (f"{s.findings:,}", "findings"), (f"{s.handlers:,}", "request handlers"),
+        (f"{s.findings:,}", "findings"),
+        *((f"{n:,}", name) for name, n in s.by_severity.items() if n),
+        (f"{s.handlers:,}", "request handlers"),
         (f"{s.unbounded_handlers:,}", "handlers with unbounded fan-out"),
     ]
     parts = [
@@ -157,10 +174,10 @@ def render_html(report: AuditReport) -> str:
     if report.handlers:
         rows = []
         for h in report.handlers:
-            fan = _with_chains(("ok" if f.bounded else "unb", fanout_text(f, h.path), f.chain) for f in h.fanouts)
-            fields = _with_chains(("ok" if f.limit is not None else "unb", field_text(f, h.path), f.chain)
+            fan = _with_chains(("ok" if f.bounded else "unb", fanout_text(f, h.path), shown_chain(f, h)) for f in h.fanouts)
+            fields = _with_chains(("ok" if f.limit is not None else "unb", field_text(f, h.path), shown_chain(f, h))
                                   for f in h.fields)
-            sites = _with_chains(("unb", site_text(x, h.path), x.chain) for x in h.sites)
+            sites = _with_chains(("unb", site_text(x, h.path), shown_chain(x, h)) for x in h.sites)
             rows.append([
                 f'<td data-key="{_RANK.get(h.risk, 0)}{h.score:09d}"><span class="risk {h.risk}">{escape(h.risk)}</span></td>',
                 f'<td data-key="{escape(h.name)}"><code>{escape(h.name)}</code><br><span class="small">{escape(h.path)}:{h.line}</span></td>',
@@ -171,6 +188,7 @@ def render_html(report: AuditReport) -> str:
                              ("request fields", False), ("log-storm / churn sites", False)], rows, cls="map"))
     else:
         parts.append("<p>No request handlers recognised.</p>")
+    parts += _unreached(report)
     parts.append("<h2>Findings</h2>")
     if s.by_code:
         fam_rows = [[_td(k), _td(FAMILIES.get(k, "")), _td(f"{v:,}", True, str(v))] for k, v in s.by_family.items()]

@@ -1,7 +1,7 @@
 """The audit report as GitHub-flavoured Markdown."""
 from __future__ import annotations
 
-from boundlint.audit.cells import chain_text, fanout_text, field_text, route_text, site_text
+from boundlint.audit.cells import chain_text, fanout_text, field_text, route_text, shown_chain, site_text
 from boundlint.audit.model import FAMILIES, AuditReport
 from boundlint.report.sarif import rule_doc_uri
 
@@ -40,6 +40,8 @@ def render_markdown(report: AuditReport, top: int | None = None) -> str:
     lines += _table(("files", "lines", "time", "findings", "handlers", "with unbounded fan-out"),
                     [(f"{s.files:,}", f"{s.lines:,}", f"{s.seconds:.1f} s", f"{s.findings:,}", f"{s.handlers:,}",
                       f"{s.unbounded_handlers:,}")])
+    if any(s.by_severity.values()):
+        lines += ["", "Findings per severity: " + ", ".join(f"{k} {v:,}" for k, v in s.by_severity.items() if v) + "."]
     if s.handlers_by_framework:
         lines += ["", "Handlers per framework: " + ", ".join(f"{k} {v}" for k, v in s.handlers_by_framework.items()) + "."]
     if s.by_code:
@@ -59,13 +61,20 @@ def render_markdown(report: AuditReport, top: int | None = None) -> str:
         rows = []
         for h in handlers:
             rows.append((h.risk, f"{_code(h.name)}<br>{h.path}:{h.line}", route_text(h),
-                         _entries((fanout_text(f, h.path), f.chain) for f in h.fanouts),
-                         _entries((field_text(f, h.path), f.chain) for f in h.fields),
-                         _entries((site_text(x, h.path), x.chain) for x in h.sites)))
+                         _entries((fanout_text(f, h.path), shown_chain(f, h)) for f in h.fanouts),
+                         _entries((field_text(f, h.path), shown_chain(f, h)) for f in h.fields),
+                         _entries((site_text(x, h.path), shown_chain(x, h)) for x in h.sites)))
         lines += _table(("risk", "handler", "route", "fan-out sites", "request fields", "log-storm / churn sites"), rows)
     else:
         lines.append("No request handlers recognised.")
     hidden = len(report.handlers) - len(handlers)
     if hidden:
         lines += ["", f"{hidden} more handler{'s' if hidden != 1 else ''} not shown (`--top 0` shows all)."]
+    if report.unreached:
+        lines += ["", "## Not reached from a handler", "",
+                  "Findings no request handler of the map reaches (workers, schedulers, consumers, scripts), "
+                  "riskiest first.", ""]
+        lines += _table(("severity", "place", "code", "function", "message"),
+                        [(x.severity, _code(f"{x.path}:{x.line}"), f"[{x.code}]({rule_doc_uri(x.code)})",
+                          _code(x.function) if x.function else "", x.message) for x in report.unreached])
     return "\n".join(lines) + "\n"

@@ -1,12 +1,12 @@
 """The terminal report: laid out for a given width, coloured with ``rich`` when it is installed.
 
-Every line fits the width (80 columns when the output is not a terminal)
-and no name is split across two lines (see ``layout``).  Each handler of the
-exposure map takes at most ``HANDLER_LINES`` lines: a title line, then one
-line per fan-out site, request field and log-storm / churn site (each
-followed by a ``via`` line of the places its evidence chain passes through,
-when it has one), wrapped while there is room and cut with ``…`` when there is not; what does not fit
-is counted on a last ``+ N more`` line.  Markdown-style `code` spans in
+Every line fits the width (80 columns when the output is not a terminal):
+text wraps and is never cut (see ``layout``).  Each handler of the exposure
+map shows a title, then at most ``HANDLER_ENTRIES`` of its fan-out sites,
+request fields and log-storm / churn sites, riskiest first (each followed by
+a ``via`` line of the places its evidence chain passes through, when that
+adds a place the row does not name); the others are counted on a last
+``+ N more`` line.  Markdown-style `code` spans in
 messages lose their backticks (and are coloured when colour is on).
 """
 from __future__ import annotations
@@ -16,10 +16,10 @@ import re
 import shutil
 
 from boundlint.audit.cells import chain_places, code_spans, fanout_text, field_text, route_text, site_text, where
-from boundlint.audit.layout import Styled, fit, join, shorten, wrap
+from boundlint.audit.layout import Styled, join, wrap
 from boundlint.audit.model import FAMILIES, AuditReport, FanOut, Handler
 
-HANDLER_LINES = 6
+HANDLER_ENTRIES = 4  # map entries shown per handler; the others are counted
 MIN_WIDTH, MAX_WIDTH = 40, 120
 _LABEL = 9  # width of the "fan-out" / "field" / "site" column
 _INDENT = "  "
@@ -77,22 +77,27 @@ def _key_values(rows: list[tuple[str, str]], width: int) -> list[Styled]:
 
 def _columns(headers: tuple[str, ...], rows: list[tuple[str, ...]], width: int, flex: tuple[int, ...],
              right: tuple[int, ...] = ()) -> list[Styled]:
-    """An aligned table; when it is too wide, cells of the *flex* columns (in that order) are shortened in the middle."""
+    """An aligned table; when it is too wide, the *flex* columns (in that order) get narrower and their
+    cells wrap onto more lines (broken after ``/`` or ``.``), never cut."""
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
-    for floor in (8, 3):
+    for floor in (12, 6):
         for col in flex:
             over = len(_INDENT) + sum(widths) + 2 * (len(widths) - 1) - width
             if over > 0:
                 widths[col] = max(widths[col] - over, min(widths[col], floor))
 
-    def line(cells, style=None):
-        parts = []
-        for i, (cell, w) in enumerate(zip(cells, widths)):
-            s = shorten(Styled.of(cell, style), w)
-            parts.append(Styled.of(" " * (w - len(s))) + s if i in right else _pad(s, w))
-        return _rstrip(Styled.of(_INDENT) + join(parts, "  "))
+    def lines(cells, style=None):
+        wrapped = [wrap(Styled.of(cell, style), w) for cell, w in zip(cells, widths)]
+        out = []
+        for n in range(max(len(w) for w in wrapped)):
+            parts = []
+            for i, (cell_lines, w) in enumerate(zip(wrapped, widths)):
+                s = cell_lines[n] if n < len(cell_lines) else Styled.of("")
+                parts.append(Styled.of(" " * (w - len(s))) + s if i in right else _pad(s, w))
+            out.append(_rstrip(Styled.of(_INDENT) + join(parts, "  ")))
+        return out
 
-    return [line(headers, "dim")] + [line(r) for r in rows]
+    return lines(headers, "dim") + [line for r in rows for line in lines(r)]
 
 
 def _rstrip(s: Styled) -> Styled:
@@ -138,7 +143,7 @@ def _items(h: Handler) -> list[tuple[int, str, str]]:
 
 
 def _title(h: Handler, width: int) -> list[Styled]:
-    """``name  route  path:line`` in one line of *width*, else two, shortening the longest parts."""
+    """``name  route  path:line`` in one line of *width*, else the name, then route and place, wrapped."""
     name = Styled.of(h.name, "title")
     route = Styled.of(route_text(h))
     where = Styled.of(f"{h.path}:{h.line}", "dim")
@@ -146,43 +151,39 @@ def _title(h: Handler, width: int) -> list[Styled]:
     if len(one) <= width:
         return [one]
     if len(join([name, route], "  ")) <= width:
-        return [join([name, route], "  "), shorten(where, width)]
-    # The name alone on the first line; route and place share the second, the longer one shortened.
-    route_w = max(min(len(route), (width - 2) // 2), width - 2 - len(where))
-    route = shorten(route, route_w)
-    return [shorten(name, width), join([route, shorten(where, width - 2 - len(route))], "  ")]
+        return [join([name, route], "  "), *wrap(where, width)]
+    return [*wrap(name, width), *wrap(join([route, where], "  "), width)]
 
 
 def handler_lines(h: Handler, width: int) -> list[Styled]:
-    """The block of one handler: at most HANDLER_LINES lines of at most *width* columns."""
+    """The block of one handler: its title, then at most HANDLER_ENTRIES entries, each wrapped whole to *width*."""
     risk = Styled.of(f"{h.risk.upper():<6}", h.risk) + Styled.of("  ")
     out = [risk + line if i == 0 else Styled.of(" " * len(risk)) + line
            for i, line in enumerate(_title(h, width - len(risk)))]
-    budget = HANDLER_LINES - len(out)
     items = _items(h)
-    keep = set(range(len(items)))
-    if len(items) > budget:
-        keep = set(sorted(keep, key=lambda i: (items[i][0], i))[:budget - 1])
+    entries = [i for i, it in enumerate(items) if it[1] != "via"]
+    keep_entries = set(sorted(entries, key=lambda i: (items[i][0], i))[:HANDLER_ENTRIES])
+    if len(entries) == HANDLER_ENTRIES + 1:
+        keep_entries = set(entries)  # a "+ 1 more" line takes the room of the entry itself
+    keep = set()
+    for i, it in enumerate(items):  # a via line goes with its entry
+        if (it[1] == "via" and i - 1 in keep_entries) or i in keep_entries:
+            keep.add(i)
     shown = [it for i, it in enumerate(items) if i in keep]
-    hidden = [it for i, it in enumerate(items) if i not in keep]
-    hidden_entries = [it for it in hidden if it[1] != "via"]  # a chain left out with its entry needs no note
+    hidden = [it for i, it in enumerate(items) if i not in keep and it[1] != "via"]
     text_w = width - len(_INDENT) - _LABEL
-    spare = budget - len(shown) - bool(hidden_entries)
     last_label = None
     for _, label, text in shown:
         lines = wrap(message(text), text_w)
-        if len(lines) - 1 > spare:
-            lines = fit(message(text), text_w, 1 + spare)
-        spare -= len(lines) - 1
         head = _pad(Styled.of(label if label != last_label else "", "label"), _LABEL)
         last_label = label
         out.append(Styled.of(_INDENT) + head + lines[0])
         out += [Styled.of(_INDENT + " " * _LABEL) + line for line in lines[1:]]
-    if hidden_entries:
+    if hidden:
         counts = [f"{n} {label}{'s' if n != 1 else ''}" for label in ("fan-out", "field", "site")
                   if (n := sum(1 for it in hidden if it[1] == label))]
-        note = f"+ {len(hidden_entries)} more: {', '.join(counts)}; --format html lists all"
-        out.append(Styled.of(_INDENT + " " * _LABEL) + fit(Styled.of(note, "dim"), text_w, 1)[0])
+        note = f"+ {len(hidden)} more: {', '.join(counts)}; --output-format html lists all"
+        out += [Styled.of(_INDENT + " " * _LABEL) + line for line in wrap(Styled.of(note, "dim"), text_w)]
     return out
 
 
@@ -197,7 +198,7 @@ def report_lines(report: AuditReport, top: int | None, width: int) -> list[Style
     rows = [("paths", ", ".join(report.paths))] if report.paths else []
     rows += [
         ("files", f"{s.files:,}"), ("lines", f"{s.lines:,}"), ("time", f"{s.seconds:.1f} s"),
-        ("findings", f"{s.findings:,}"),
+        ("findings", f"{s.findings:,}" + _severities(s.by_severity)),
         ("handlers", f"{s.handlers:,} ({', '.join(f'{k} {v}' for k, v in s.handlers_by_framework.items()) or 'none'})"),
         ("handlers with unbounded fan-out", f"{s.unbounded_handlers:,}"),
     ]
@@ -221,6 +222,32 @@ def report_lines(report: AuditReport, top: int | None, width: int) -> list[Style
     hidden = len(report.handlers) - len(handlers)
     if hidden:
         out += [Styled.of(""), Styled.of(f"... {hidden} more handler{'s' if hidden != 1 else ''} (--top 0 shows all)")]
+    out += unreached_lines(report, width)
+    return out
+
+
+def _severities(counts: dict[str, int]) -> str:
+    """`` (high 2, medium 5, low 1)`` of the summary's severity counts; "" when there are none."""
+    shown = [f"{name} {n:,}" for name, n in counts.items() if n]
+    return f" ({', '.join(shown)})" if shown else ""
+
+
+def unreached_lines(report: AuditReport, width: int) -> list[Styled]:
+    """The "not reached from a handler" section: each finding's severity, place and code, its message wrapped under."""
+    if not report.unreached:
+        return []
+    n = len(report.unreached)
+    out = [Styled.of(""), Styled.of(f"Not reached from a handler ({n:,} finding{'s' if n != 1 else ''}, riskiest first)",
+                                    "title")]
+    indent = _INDENT + " " * 8
+    for item in report.unreached:
+        head = Styled.of(f"{item.severity.upper():<6}", item.severity) + Styled.of("  ")
+        place = join([Styled.of(f"{item.path}:{item.line}", "dim"), Styled.of(item.code, "rule")]
+                     + ([Styled.of(f"(in {item.function})")] if item.function else []), "  ")
+        lines = wrap(place, width - len(_INDENT) - len(head))
+        out.append(Styled.of(_INDENT) + head + lines[0])
+        out += [Styled.of(indent) + line for line in lines[1:]]
+        out += [Styled.of(indent) + line for line in wrap(message(item.message), width - len(indent))]
     return out
 
 

@@ -196,9 +196,24 @@ def check_file(path: str, settings: Settings, rules: Sequence[type] | None = Non
         data = _read(path)
     except OSError as exc:
         # failed: never cached, so a file that vanished or was locked for a moment is read again next run
-        return FileResult(path, _filter([_meta_finding("BND001", path, f"cannot read: {exc.strerror or exc}")], "", settings),
-                          failed=True)
+        finding = _meta_finding("BND001", path, f"cannot read: {exc.strerror or exc}")
+        why = _listing_error(path) if os.path.isdir(path) else None
+        if why:  # a folder the walk could not list: say so, it is no file
+            from boundlint.rules.meta import UnparseableFile
+
+            finding = finding._replace(message=f"cannot list this directory: {why}",
+                                       hint=UnparseableFile.hints["directory"])
+        return FileResult(path, _filter([finding], "", settings), failed=True)
     return check_bytes(data, path, settings, rules, collectors, prefilter)
+
+
+def _listing_error(path: str) -> str | None:
+    """Why the directory *path* cannot be listed (``Permission denied``); None when it can be."""
+    try:
+        with os.scandir(path):
+            return None
+    except OSError as exc:
+        return exc.strerror or str(exc)
 
 
 def check_bytes(data: bytes, path: str, settings: Settings, rules: Sequence[type] | None = None,
@@ -208,6 +223,11 @@ def check_bytes(data: bytes, path: str, settings: Settings, rules: Sequence[type
     For input that is not read from *path* itself (standard input, an editor
     buffer); undecodable bytes become BND001.  Raises nothing for bad input.
     """
+    nul = data.find(b"\x00")
+    if nul >= 0:  # Python source holds no NUL byte: say what the file looks like, at the first one
+        line, column = data.count(b"\n", 0, nul) + 1, nul - data.rfind(b"\n", 0, nul)
+        return FileResult(path, _filter([_meta_finding("BND001", path, "the file looks binary: source code cannot "
+                                                       "contain null bytes", line, column)], "", settings))
     try:
         text = decode_source(data)
     except DecodeError as exc:

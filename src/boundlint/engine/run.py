@@ -50,7 +50,8 @@ def set_index_cache(directory: str | None) -> None:
 
 
 def check_paths(paths: Iterable[str], settings: Settings | None, jobs: int | None = None, progress=None,
-                root: str | None = None, collectors: Sequence = (), cache=None, tree=None) -> list[FileResult]:
+                root: str | None = None, collectors: Sequence = (), cache=None, tree=None,
+                facts=None) -> list[FileResult]:
     """Discover files under *paths* and check them; raises files.PathError for a missing path.
 
     *tree* (a ``hierarchy.ConfigTree``) gives each file its own config's
@@ -59,16 +60,16 @@ def check_paths(paths: Iterable[str], settings: Settings | None, jobs: int | Non
     reaches).  Without it, *settings* apply to every file and *root* (the
     config file's directory) anchors ``exclude`` patterns and turns on
     ``respect_gitignore``.  *cache* (a ``boundlint.cache.Cache``) serves
-    unchanged files; it is not used with *collectors*, whose facts are not
-    cached.
+    unchanged files; with *collectors* only together with *facts* (an
+    ``audit.stored.FactsStore``), which keeps what they gathered.
     """
     from boundlint.files import Snapshot
 
     with Snapshot():  # the project walks of the digests and the index re-list no folder this walk listed
-        return _check_paths(paths, settings, jobs, progress, root, collectors, cache, tree)
+        return _check_paths(paths, settings, jobs, progress, root, collectors, cache, tree, facts)
 
 
-def _check_paths(paths, settings, jobs, progress, root, collectors, cache, tree) -> list[FileResult]:
+def _check_paths(paths, settings, jobs, progress, root, collectors, cache, tree, facts=None) -> list[FileResult]:
     from boundlint.files import discover
     from boundlint.index import build
 
@@ -82,15 +83,16 @@ def _check_paths(paths, settings, jobs, progress, root, collectors, cache, tree)
     else:
         files = discover(paths, settings.exclude + settings.extend_exclude, root=root,
                          respect_gitignore=settings.respect_gitignore)
-    if cache is not None and not collectors:
-        return check_files_cached(files, settings, cache, jobs, progress, per_file)
+    if cache is not None and (not collectors or facts is not None):
+        return check_files_cached(files, settings, cache, jobs, progress, per_file, collectors, facts)
     build.prime(files, build.CACHE_DIR, preload_checker)  # before workers fork, so they share the project indexes
     _settle()
     return check_files(files, settings, jobs, progress, collectors, per_file)
 
 
 def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: int | None = None,
-                       progress=None, per_file: Sequence[Settings] | None = None) -> list[FileResult]:
+                       progress=None, per_file: Sequence[Settings] | None = None, collectors: Sequence = (),
+                       facts=None) -> list[FileResult]:
     """``check_files`` behind the result cache (a ``boundlint.cache.Cache``, or None for none).
 
     Each file's content key comes from ``filekeys`` (its bytes' hash, read
@@ -98,10 +100,12 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
     file's own settings (``per_file``, else *settings*), misses are checked
     in workers and stored, unless the check itself failed (a time limit, a
     crash, BND002, an unreadable file), whether or not that code is
-    selected.  Results are sorted by path.
+    selected.  Results are sorted by path.  With *collectors*, *facts* (an
+    ``audit.stored.FactsStore``) keeps what they gathered, and a file is a hit
+    only when its facts are stored too.
     """
     if cache is None:
-        return check_files(paths, settings, jobs, progress, per_file=per_file)
+        return check_files(paths, settings, jobs, progress, collectors, per_file=per_file)
     from boundlint import filekeys, memo
     from boundlint.index import build
     from boundlint.index.view import PROJECT
@@ -132,6 +136,11 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
             continue
         variant = cache.variant(each.get(path, settings))
         hit = variant.get(key, path)
+        gathered = None
+        if hit is not None and collectors:
+            gathered = facts.variant(each.get(path, settings)).get(key, path)
+            if gathered is None:
+                hit = None
         if hit is not None and hit[2]:
             digest = digest_of(path)
             if hit[2].get(PROJECT) == digest:
@@ -144,7 +153,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
         if hit is None:
             misses.append(path)
         else:
-            results.append(FileResult(path, hit[0], hit[1], consulted=hit[2]))
+            results.append(FileResult(path, hit[0], hit[1], facts=gathered, consulted=hit[2]))
     done = len(results)
     if progress is not None and done:
         progress(done, len(paths))
@@ -156,7 +165,7 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
         # before workers fork; a warm run with no miss builds no index
         build.prime(misses, build.CACHE_DIR, preload_checker)
         _settle()
-    for result in check_files(misses, settings, jobs, wrapped, per_file=miss_settings) if misses else ():
+    for result in check_files(misses, settings, jobs, wrapped, collectors, per_file=miss_settings) if misses else ():
         key = keys.get(result.path)
         if key is not None and not result.failed and not any(f.code == "BND002" for f in result.findings) \
                 and _unchanged(stamps, result.path, key):
@@ -165,8 +174,12 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
                 consulted = {**consulted, PROJECT: digest_of(result.path)}
             cache.variant(each.get(result.path, settings)).put(key, result.path, result.findings, result.lines,
                                                                  consulted)
+            if collectors:
+                facts.variant(each.get(result.path, settings)).put(key, result.path, result.facts)
         results.append(result)
     cache.flush()
+    if facts is not None:
+        facts.flush()
     filekeys.flush_all()
     memo.flush()
     results.sort(key=lambda r: r.path)

@@ -78,5 +78,12 @@ class Palette:
         """A label such as ``help:``."""
         return self._style("1;36", text)
 
+    def severity(self, text: str, level: str) -> str:
+        """A severity tag: ``high`` red, ``medium`` yellow, ``low`` green (as the audit colours risk)."""
+        return self._style(_SEVERITY_SGR.get(level, "0"), text)
+
+
+_SEVERITY_SGR = {"high": "1;31", "medium": "33", "low": "32"}
+
 
 PLAIN = Palette(False)

@@ -23,6 +23,6 @@ def format_grouped(findings: Iterable[Finding], palette: Palette = PLAIN) -> str
         lw = max(len(str(f.line)) for f in group)
         cw = max(len(str(f.column)) for f in group)
         for f in group:
-            out.append(f"  {f.line:>{lw}}:{f.column:<{cw}} {palette.code(f.code)} {severity_tag(f)}{printable(f.message)}")
+            out.append(f"  {f.line:>{lw}}:{f.column:<{cw}} {palette.code(f.code)} {severity_tag(f, palette)}{printable(f.message)}")
         out.append("")
     return "\n".join(out) + ("\n" if out else "")

@@ -58,10 +58,27 @@ def _first_paragraph(doc: str, heading: str) -> str:
     return " ".join(out)
 
 
+def _first_sentence(text: str) -> str:
+    """The first sentence of *text*: up to the first ``.``, ``:`` or ``;`` that ends a clause (not one inside
+    `` `code` `` or parentheses, nor of ``e.g.`` / ``i.e.``), ending with a full stop."""
+    import re
+
+    outside = re.sub(r"`[^`]*`", lambda m: "x" * len(m.group()), text)  # no cut inside a code span
+    depth = 0
+    for i, ch in enumerate(outside):
+        depth += (ch == "(") - (ch == ")")
+        if depth or ch not in ".:;" or (i + 1 < len(outside) and not outside[i + 1].isspace()):
+            continue  # inside parentheses, or not a clause's end (``x.y``)
+        if outside[max(i - 3, 0):i + 1].lower() in ("e.g.", "i.e."):
+            continue
+        return text[:i].rstrip() + "."
+    return text.rstrip(".") + "." if text else ""
+
+
 def rule_descriptor(cls: type) -> dict[str, object]:
     """The ``reportingDescriptor`` of one rule class: id, name, descriptions, help, URI."""
     doc = cls.doc()
-    short = _first_paragraph(doc, "## What it does") or cls.name
+    short = _first_sentence(_first_paragraph(doc, "## What it flags")) or cls.name
     return {
         "id": cls.code,
         "name": "".join(part.title() for part in cls.name.split("-")),

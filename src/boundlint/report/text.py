@@ -1,7 +1,8 @@
 """``full`` (the default): ``path:line:col: CODE message``, then indented ``evidence:`` and ``help:`` lines.
 
-With ``--show-source`` the flagged line follows, underlined from the finding's
-column to its end column (to the end of the line when the span goes on).
+With ``--show-source`` the flagged line follows behind a line-number gutter
+(``  40 | ...``), its indentation trimmed, underlined from the finding's column
+to its end column (to the end of the line when the span goes on).
 ``evidence:`` shows the chain that makes the finding a hazard when other
 modules hold part of it: ``step (path:line) -> step (path:line)``.
 """
@@ -35,25 +36,35 @@ def finding_line(f: Finding, palette: Palette = PLAIN) -> str:
     """``path:line:col: CODE [severity] message``; files that went unchecked (BND0xx) and malformed
     suppressions (BND9xx) carry no severity tag."""
     return (f"{palette.path(printable(f.path))}:{f.line}:{f.column}: {palette.code(f.code)} "
-            f"{severity_tag(f)}{printable(f.message)}")
+            f"{severity_tag(f, palette)}{printable(f.message)}")
 
 
-def severity_tag(f: Finding) -> str:
-    """``[high] `` for a hazard's severity; ``""`` for meta findings."""
-    return "" if f.code[3:4] in ("0", "9") else f"[{f.severity}] "
+def severity_tag(f: Finding, palette: Palette = PLAIN) -> str:
+    """``[high] `` for a hazard's severity (coloured by *palette*); ``""`` for meta findings."""
+    return "" if f.code[3:4] in ("0", "9") else palette.severity(f"[{f.severity}]", f.severity) + " "
 
 
 def source_lines(f: Finding, lines: Sequence[str], palette: Palette = PLAIN, indent: str = "    ") -> list[str]:
-    """The flagged line (tabs expanded) and a ``^`` under each column of the span on it; [] when
-    the line is not in *lines*."""
+    """The flagged line behind a line-number gutter, its indentation trimmed (tabs expanded), and a
+    ``^`` under each column of the span on it; [] when the line is not in *lines*.
+
+    ``    40 | await asyncio.gather(*jobs)`` then ``       |       ^^^^^^^^^^^^^^^^^^^^^``.
+    """
     if not 0 < f.line <= len(lines):
         return []
     text = lines[f.line - 1].rstrip("\r\n")
     start = f.column - 1
     end = f.end_column - 1 if f.end_line == f.line else len(text.rstrip())
+    margin = _width(text[:len(text) - len(text.lstrip(" \t"))])  # the indentation, in columns
     before = _width(text[:start])
     span = max(_width(text[:max(end, start)]) - before, 1)  # an empty span still gets one caret
-    return [f"{indent}{printable(_expand(text))}".rstrip(), f"{indent}{' ' * before}{palette.caret('^' * span)}"]
+    if before < margin:  # a span that starts in the indentation keeps its carets on the code
+        span, before = max(span - (margin - before), 1), margin
+    number = str(f.line)
+    code = printable(_expand(text)[margin:]) if margin else printable(_expand(text))
+    gutter = palette.label(f"{number} |")
+    blank = palette.label(f"{' ' * len(number)} |")
+    return [f"{indent}{gutter} {code}".rstrip(), f"{indent}{blank} {' ' * (before - margin)}{palette.caret('^' * span)}"]
 
 
 def _char_width(ch: str) -> int:

@@ -154,9 +154,14 @@ class Rule:
 
     @classmethod
     def doc(cls) -> str:
-        """The rule's doc page in Markdown: title, docstring, first examples."""
+        """The rule's doc page in Markdown: what it flags, the example and the fix first; then why it is
+        bad and the details; the "What counts as ..." lists (what is a limit) last."""
         body = textwrap.dedent(cls.__doc__ or "").strip()
-        parts = [f"# {cls.code} {cls.name}", "", body]
+        sections = _sections(body)
+        what = sections.pop("What it does", "")
+        opener, _, more = what.partition("\n\n")
+        parts = [f"# {cls.code} {cls.name}", "", "## What it flags", "", opener.strip()] if opener else \
+            [f"# {cls.code} {cls.name}"]
         if cls.invalid:
             parts += ["", "## Example", "", "```python", cls.invalid[0].clean().rstrip(), "```"]
         if cls.valid:
@@ -164,7 +169,28 @@ class Rule:
         parts += ["", "## Fix", "", cls.hint[0].upper() + cls.hint[1:] + "."]
         if cls.hints:
             parts += ["", *(f"- {kind}: {hint}" for kind, hint in cls.hints.items())]
+        if more.strip():
+            parts += ["", "## More on what it flags", "", more.strip()]
+        lists = [title for title in sections if title.startswith("What counts as")]
+        for title in [t for t in sections if t not in lists] + lists:
+            parts += ["", f"## {title}", "", sections[title]] if title else ["", sections[title]]
         return "\n".join(parts) + "\n"
+
+
+def _sections(body: str) -> dict[str, str]:
+    """*body* (a rule's docstring) as ``{"## title": text}`` in order; text before the first title under ``""``."""
+    out: dict[str, str] = {}
+    title, lines = "", []
+    for line in body.splitlines():
+        if line.startswith("## "):
+            if title or "".join(lines).strip():
+                out[title] = "\n".join(lines).strip()
+            title, lines = line[3:].strip(), []
+        else:
+            lines.append(line)
+    if title or "".join(lines).strip():
+        out[title] = "\n".join(lines).strip()
+    return out
 
 
 def short(node: cst.CSTNode, limit: int = 40) -> str:

@@ -200,6 +200,10 @@ class ClientPerItem(Rule):
     widening_options = ("client-factories",)
     message = "`{call}` opens a new {kind} {where}"
     hint = "build the client once, outside the loop or worker, and reuse it: its pool limits and reuses connections"
+    hints = {  # each item names another host (one connection per relay server): "build it once" cannot apply
+        "destination": "each item is another destination: keep one client per destination, built once and reused "
+                       "(a dict by host)",
+    }
     invalid = (
         Example("client_per_job", """
             import redis
@@ -275,8 +279,11 @@ class ClientPerItem(Rule):
         kind = _kind(factory)
         if loop is not None:
             where = f"on every iteration of `{loop_source(loop)}`" if loop.kind == "while" else f"per item of `{loop_source(loop)}`"
-            self.report(node, call=short(node.func) + "(...)", kind=kind, where=where, volume=loop.iter,
-                        work=(node,), reached=_CONNECTION)
+            destination = _per_destination(node, loop)
+            self.report(node, call=short(node.func) + "(...)", kind=kind,
+                        where=where + (" (each item is another destination)" if destination else ""),
+                        volume=loop.iter, work=(node,), reached=_CONNECTION,
+                        **({"hint": self.hints["destination"]} if destination else {}))
             return
         self._candidate(node, ctx, kind)
 
@@ -482,3 +489,23 @@ class SessionlessRequestInFanOut(Rule):
                 self.report(target, call=short(target), where=f"for every item of `{site.describe()}`", work=(target,),
                             volume=site.volume, reached=_CONNECTION)
         self._candidates.clear()
+
+
+def _per_destination(call: cst.Call, loop) -> bool:
+    """True when *call*'s arguments name the ``for`` loop's item (``SMTP(server.host)`` per ``server``): each
+    pass connects somewhere else."""
+    target = getattr(loop.node, "target", None)
+    if not isinstance(loop.node, cst.For) or target is None:
+        return False
+    items = {n.value for n in iter_names(target)}
+    return any(n.value in items for arg in call.args for n in iter_names(arg.value))
+
+
+def iter_names(node: cst.CSTNode):
+    """Every ``Name`` in *node*, itself included (attributes' roots, subscripts, calls)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Name):
+            yield current
+        stack.extend(current.children)

@@ -21,6 +21,7 @@ class UnparseableFile(Rule):
     code, name = "BND001", "unparseable-file"
     message = "cannot check this file: {reason}"
     hint = "fix the syntax or encoding, or exclude the file in [tool.boundlint]"
+    hints = {"directory": "make it readable, or exclude it in [tool.boundlint]"}  # a folder the walk cannot list
     invalid = (Example("syntax_error", """
         def broken(:  # error: BND001 col 12
         """),)

@@ -108,7 +108,7 @@ def render(which: Iterable[str], settings: object = None, fmt: str = "text") -> 
     out = []
     for name in which:
         rows = entries_with_origin(name, settings)
-        out.append(f"{name}: {TABLES[name].description} ({len(rows)} entries)")
+        out.append(f"{name}: {TABLES[name].description} ({len(rows)} {'entry' if len(rows) == 1 else 'entries'})")
         width = max((len(e) for e, _ in rows), default=0)
         out += [f"  {e.ljust(width)}  ({o})" for e, o in rows]
         if not rows:

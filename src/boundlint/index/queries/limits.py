@@ -95,7 +95,19 @@ def client_factory(index: ProjectIndex, ref: str, depth: int = 0) -> list | None
 
 
 def pauses(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
-    """``"`f` (path:line)"`` when the project function *ref* sleeps or backs off on every call."""
+    """``"`f` (path:line)"`` when the project function *ref* sleeps or backs off on every call.
+
+    Answers are kept in ``index.memo`` by ``(ref, depth)``: a call graph where many functions call
+    the same helpers is walked once per function and depth, not once per path through it.
+    """
+    memo = index.memo.setdefault("pauses", {})
+    key = (ref, depth)
+    if key not in memo:
+        memo[key] = _pauses(index, ref, depth)
+    return memo[key]
+
+
+def _pauses(index: ProjectIndex, ref: str, depth: int) -> str | None:
     found = index.function(ref)
     if found is None or depth > _DEPTH:
         return None
@@ -111,7 +123,16 @@ def pauses(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
 def fails_fast(index: ProjectIndex, ref: str, depth: int = 0) -> str | None:
     """``"`f` returns at once when a call in its `try` fails (path:line)"`` when the project function *ref*,
     or a project function it calls outside any loop, answers a failed call by returning with no pause
-    (``index.effects.fails_fast``); None when it does not, or also pauses on every call (``pauses``)."""
+    (``index.effects.fails_fast``); None when it does not, or also pauses on every call (``pauses``).
+    Kept in ``index.memo`` by ``(ref, depth)``, as ``pauses`` is."""
+    memo = index.memo.setdefault("fails_fast", {})
+    key = (ref, depth)
+    if key not in memo:
+        memo[key] = _fails_fast(index, ref, depth)
+    return memo[key]
+
+
+def _fails_fast(index: ProjectIndex, ref: str, depth: int) -> str | None:
     found = index.function(ref)
     if found is None or depth > _DEPTH or pauses(index, ref):
         return None

@@ -9,7 +9,7 @@ from boundlint.analysis.context import Context, Loop
 from boundlint.analysis.limits import iter_nodes
 from boundlint.analysis.names import dotted
 from boundlint.analysis.pacing import skipped_pause
-from boundlint.analysis.pauses import paced
+from boundlint.analysis.pauses import _MIN_PAUSE, paced, sleep_call
 from boundlint.analysis.storms import iterations_bounded, retry_decorated, try_stops_loop
 from boundlint.analysis.walk import children
 from boundlint.analysis.facts.dependency import caught
@@ -148,7 +148,7 @@ class RetryWithoutBackoff(Rule):
             loop, call, pause = found
             error = short(node.type, 60) if node.type is not None else "BaseException"
             evidence = (f"`{short(pause)}` runs only when the `try` succeeds ({ctx.where(pause)})",) if pause is not None else ()
-            skipped = f" (`{short(pause)}` runs only on success)" if pause is not None else ""
+            skipped = f" (`{short(pause)}` runs only on success)" if pause is not None else _too_short(node, ctx)
             self.report(node, evidence, handler=f"`except {error}`", loop=_loop_head(loop), call=short(call.func) + "(...)",
                         skipped=skipped,
                         work=(call,), volume=loop.iter, reached=caught(node, ctx))
@@ -226,6 +226,19 @@ def _endless(loop: Loop, ctx: Context) -> bool:
         name = ctx.qualname(loop.iter.func) or ""
         return name in _ENDLESS_ITERS and not (name == "itertools.repeat" and len(loop.iter.args) > 1)
     return False
+
+
+def _too_short(handler: cst.ExceptHandler, ctx: Context) -> str:
+    """`` that paces it: its `time.sleep(0.01)` pauses 0.01 s, less than 0.1 s`` when *handler* sleeps for
+    a constant too short to count as a pause; "" otherwise."""
+    for node in iter_nodes(handler.body):
+        if isinstance(node, cst.Call) and sleep_call(node, ctx):
+            args = [a for a in node.args if a.star == ""]
+            if args and isinstance(args[0].value, (cst.Integer, cst.Float)):
+                seconds = float(args[0].value.value.replace("_", ""))
+                if seconds < _MIN_PAUSE:
+                    return f" that paces it: its `{short(node)}` pauses {seconds:g} s, less than {_MIN_PAUSE:g} s"
+    return ""
 
 
 def _loop_head(loop: Loop) -> str:

@@ -95,6 +95,20 @@ _LITESTAR_RESERVED = frozenset({"request", "socket", "state", "headers", "cookie
 _NOT_COLLECTION_SOURCES = frozenset({"Path", "Header", "Cookie", "Depends", "Security", "Provide", "Dependency"})
 
 
+def _marker(param: cst.Param, ctx: Context) -> str | None:
+    """The name of the ``Query`` / ``Body`` / ``Form`` / ``File`` / ``Parameter`` call the parameter already has
+    (its default, or an ``Annotated`` extra), else None."""
+    calls = [param.default] if isinstance(param.default, cst.Call) else []
+    ann = param.annotation.annotation if param.annotation is not None else None
+    if isinstance(ann, cst.Subscript) and m.type_head(ann.value, ctx) == "Annotated":
+        calls += [v for v in m.slice_values(ann)[1:] if isinstance(v, cst.Call)]
+    for call in calls:
+        head = m.short_name(call.func, ctx)
+        if head in _PARAM_SOURCES:
+            return head
+    return None
+
+
 class UnboundedEndpointCollection(Rule):
     """
     ## What it does
@@ -155,6 +169,11 @@ class UnboundedEndpointCollection(Rule):
         "fastapi": "cap it: `Annotated[list[X], Query(max_length=N)]` (or `Body(...)`, `Form(...)`, `Field(...)`)",
         "litestar": "cap it: `Annotated[list[X], Parameter(max_items=N)]`",
         "litestar data": "cap the body: `Annotated[list[X], Body(max_length=N)]`",
+        # The parameter already has its marker: one keyword more, no rewrite.
+        **{f"fastapi {head}": f"add `max_length=N` to its existing `{head}(...)`: `{head}(..., max_length=50)`"
+           for head in ("Query", "Body", "Form", "File")},
+        "litestar Parameter": "add `max_items=N` to its existing `Parameter(...)`: `Parameter(..., max_items=50)`",
+        "litestar Body": "add `max_length=N` to its existing `Body(...)`: `Body(..., max_length=50)`",
     }
     invalid = (
         Example("query_list", """
@@ -210,9 +229,12 @@ class UnboundedEndpointCollection(Rule):
             name = node.name.value
             if kind == "dependency" and name == "__init__" and isinstance(ctx.scope.node, cst.ClassDef):
                 name = ctx.scope.node.name.value
-            self.report(param, kind=kind, endpoint=name, param=param.name.value, type=shape.text,
-                        hint=self.hints["litestar data" if param.name.value == "data" else "litestar"]
-                        if found[0] == "litestar" else self.hints["fastapi"],
+            framework = "litestar" if found[0] == "litestar" else "fastapi"
+            hint = self.hints["litestar data" if param.name.value == "data" else "litestar"] \
+                if framework == "litestar" else self.hints["fastapi"]
+            marker = _marker(param, ctx)
+            hint = self.hints.get(f"{framework} {marker}", hint) if marker else hint
+            self.report(param, kind=kind, endpoint=name, param=param.name.value, type=shape.text, hint=hint,
                         fix="query-parameter" if found[0] == "fastapi" else "")
 
     @staticmethod
