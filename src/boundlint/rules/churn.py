@@ -29,6 +29,10 @@ from boundlint.rules.prefilter import Words
 
 # The longest chain that makes a factory's client one per item: the loop and two plain calls.
 _FACTORY_STEPS = 3
+# The longest chain that makes a function's own client one per item: the loop and one plain call.
+# Further up, fresh readers found mostly a lazy cache, a configured collection or a start-up path
+# (5 of 7 such findings false on the pinned corpora).
+_CANDIDATE_STEPS = 2
 # What churn costs per item whatever else the work does: a connection opened and torn down.
 _CONNECTION = "a new connection per item"
 
@@ -142,9 +146,9 @@ class ClientPerItem(Rule):
     same module or in another one over its own input, over rows a query
     returns, or over what a project function returns when it hands back
     such rows (`for order in changed_orders(since):`, through any chain of
-    such functions), directly or through plain calls (at most six steps
-    in all, the loop included); the evidence names the callers and their
-    lines.  The wrapper of a project decorator (`def with_connection(fn):
+    such functions), directly or through one plain call (further up, a
+    lazy cache, a configured collection or a start-up path decides more
+    often than not); the evidence names the callers and their lines.  The wrapper of a project decorator (`def with_connection(fn):
     def wrapper(*a): conn = psycopg2.connect(...); ...; return wrapper`, a
     decorator factory too) runs on every call of each function it decorates:
     its constructor is reported when one of them runs per item, per request
@@ -357,7 +361,7 @@ def _through(c: _Candidate, ctx: Context) -> tuple[list[str], str] | None:
         ref = project.ref(None, c.decorator)
         chain = project.ask("per_item_wrapped", ref, passes, fanout)
         where = f"in `{name}`, which `@{c.decorator}` runs on every call of a function run per item"
-    if chain:
+    if chain and len(chain) <= _CANDIDATE_STEPS:
         return chain, where
     if c.sessionless or c.serves_many:
         return None  # one request per request is no churn; a session serving many items is one per run
