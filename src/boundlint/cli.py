@@ -217,6 +217,10 @@ def _run(args, tree, **kwargs) -> list:
     except PathError as exc:
         raise UsageError(str(exc)) from None
     if args.verbose:
+        from boundlint.files import LEFT_ROOTS
+
+        for link, target in sorted(LEFT_ROOTS.items()):
+            print(f"boundlint: skipped {link}: a symlink out of the checked paths (to {target})", file=sys.stderr)
         used = {tree.for_path(r.path).path for r in results} or {tree.for_path(".").path}
         for path in sorted(used, key=lambda p: p or ""):
             print(f"boundlint: config: {path or 'none (defaults)'}", file=sys.stderr)
@@ -307,9 +311,10 @@ def _check(args) -> int:
     used = {tree.for_path(r.path).settings for r in results} or {tree.for_path(".").settings}
     report = render(findings, options, files=len(results), hidden=hidden, sources=sources, settings=used)
     if args.output_file:
+        from boundlint.outfile import write_report
+
         try:
-            with open(args.output_file, "w", encoding="utf-8") as fh:
-                fh.write(report)
+            write_report(args.output_file, report)
         except OSError as exc:
             raise UsageError(f"--output-file: cannot write {args.output_file}: {exc.strerror or exc}") from None
     else:

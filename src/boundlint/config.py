@@ -194,8 +194,9 @@ def _load_toml(path: str, data: bytes | None = None) -> dict:
         import tomli as tomllib
     try:
         if data is None:
-            with open(path, "rb") as fh:
-                data = fh.read()
+            from boundlint.safe_read import CONFIG_CAP, read_regular
+
+            data = read_regular(path, CONFIG_CAP)
         return tomllib.loads(data.decode())
     except OSError as exc:
         raise ConfigError(f"{_display(path)}: cannot read: {exc.strerror or exc}") from None
@@ -263,6 +264,10 @@ def load_config(paths: Iterable[str] = (), config_file: str | None = None, isola
         if config_file is None:
             return Config(Settings(), None, cwd)
     elif not os.path.isfile(config_file):
+        if os.path.exists(config_file):
+            from boundlint.safe_read import kind_of
+
+            raise ConfigError(f"{config_file}: cannot read: not a regular file ({kind_of(os.stat(config_file).st_mode)})")
         raise ConfigError(f"{config_file}: config file does not exist")
     data = _load_toml(config_file, content)
     table = _boundlint_table(data)
