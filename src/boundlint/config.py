@@ -344,8 +344,11 @@ def _check_type(value: object, kind: str, file: str, key: str) -> object:
             raise wrong()
         return value
     if kind == NUMBER:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise wrong()
+        if not 0 < value <= MAX_TIMEOUT:  # also nan, inf and integers too large for a float
+            raise ConfigError(f"{file}: {key} must be a positive number of seconds up to {MAX_TIMEOUT:g}, "
+                              f"got {value if isinstance(value, float) else _short(value)}")
         return float(value)
     if kind in (STRINGS, CODES):
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -364,6 +367,21 @@ def _check_type(value: object, kind: str, file: str, key: str) -> object:
             pairs.append((glob, tuple(check_code(c, f"{file}: {key}.{json.dumps(glob)}") for c in codes)))
         return tuple(pairs)
     raise AssertionError(kind)
+
+
+def check_patterns(patterns, where: str) -> None:
+    """ConfigError, prefixed with *where* (``FILE: key``), when one of the gitignore *patterns* cannot compile."""
+    from boundlint.patterns import PatternError, check
+
+    try:
+        check(list(patterns))
+    except PatternError as exc:
+        raise ConfigError(f"{where}: {exc} (gitignore syntax: a `!` needs a pattern after it, "
+                          "a `\\` a character)") from None
+
+
+# The largest `timeout` taken, in seconds (a day): a larger one is a typo or an attack on the scheduler.
+MAX_TIMEOUT = 86400.0
 
 
 def _short(value: object, limit: int = 40) -> str:
@@ -385,6 +403,8 @@ def settings_from_table(table: Mapping[str, object], file: str = "pyproject.toml
         elif key in TOP_LEVEL:
             kind, _, attr = TOP_LEVEL[key]
             kwargs[attr] = _check_type(value, kind, file, f"{prefix}{key}")
+            if key in ("exclude", "extend-exclude"):
+                check_patterns(kwargs[attr], f"{file}: {prefix}{key}")
         elif key in FAMILY_TABLES:
             options = FAMILY_TABLES[key]
             if not isinstance(value, dict):

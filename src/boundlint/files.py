@@ -312,7 +312,12 @@ def _read_patterns(path: str):
         return None
     if not any(line.strip() and not line.lstrip().startswith("#") for line in lines):
         return None
-    return gitignore_spec(lines)
+    from boundlint.patterns import PatternError
+
+    try:
+        return gitignore_spec(lines)
+    except PatternError as exc:
+        raise PathError(f"{path}: line {exc.index + 1}: {exc}") from None
 
 
 def _rel(rel_dir: str, name: str) -> str:
