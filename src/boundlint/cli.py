@@ -442,10 +442,16 @@ def _cache(args):
     if args.no_cache:
         memo.use(None)  # nothing is read from or written to a cache directory
         return None
-    from boundlint.cache import Cache, default_location
+    from boundlint.cache import Cache, default_location, unusable
     from boundlint.config import Settings
     from boundlint.engine.run import set_index_cache
 
+    why = unusable(default_location(args.cache_dir))
+    if why is not None:  # a read-only project, a file in the way: the run is the same, only slower
+        print(f"boundlint: warning: cannot use the cache {default_location(args.cache_dir)}: {why}; "
+              "checking without it", file=sys.stderr)
+        memo.use(None)
+        return None
     set_index_cache(default_location(args.cache_dir))  # module summaries of the project index
     memo.use(default_location(args.cache_dir))  # gitignore matches and config lookups, by content
     return Cache(default_location(args.cache_dir), Settings().fingerprint())

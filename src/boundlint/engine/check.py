@@ -198,7 +198,11 @@ def check_file(path: str, settings: Settings, rules: Sequence[type] | None = Non
         # failed: never cached, so a file that vanished or was locked for a moment is read again next run
         return FileResult(path, _filter([_meta_finding("BND001", path, f"cannot read: {exc.strerror or exc}")], "", settings),
                           failed=True)
-    return check_bytes(data, path, settings, rules, collectors, prefilter)
+    from boundlint.cache import content_key
+
+    result = check_bytes(data, path, settings, rules, collectors, prefilter)
+    result.read_key = content_key(data)
+    return result
 
 
 def check_bytes(data: bytes, path: str, settings: Settings, rules: Sequence[type] | None = None,
