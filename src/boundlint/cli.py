@@ -58,10 +58,6 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-MAX_JOBS = 1024  # --jobs: more worker processes than this is no machine's core count
-MAX_TOP = 1_000_000  # audit --top: handlers shown at most
-
-
 def _codes(value: str) -> tuple[str, ...]:
     codes = tuple(c.strip().upper() for c in value.split(",") if c.strip())
     if not codes:  # an empty --select "$CODES" must not silently turn every rule off
@@ -70,14 +66,9 @@ def _codes(value: str) -> tuple[str, ...]:
 
 
 def _patterns(value: str) -> tuple[str, ...]:
-    from boundlint.config import ConfigError, check_patterns
+    from boundlint.options import exclude_patterns
 
-    patterns = tuple(p.strip() for p in value.split(",") if p.strip())
-    try:
-        check_patterns(patterns, "")
-    except ConfigError as exc:
-        raise argparse.ArgumentTypeError(str(exc).lstrip(": ")) from None
-    return patterns
+    return exclude_patterns(value)
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -205,17 +196,11 @@ def _tree(args):
                 check_code(code, f"--{flag.replace('_', '-')}")
             except ConfigError as exc:
                 raise UsageError(str(exc)) from None
-    from boundlint.config import MAX_TIMEOUT
+    from boundlint.options import number_problem
 
-    timeout = getattr(args, "timeout", None)
-    if timeout is not None and not 0 < timeout <= MAX_TIMEOUT:  # nan and inf too
-        raise UsageError(f"--timeout must be a positive number of seconds up to {MAX_TIMEOUT:g}, got {timeout}")
-    jobs = getattr(args, "jobs", None)
-    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
-        raise UsageError(f"--jobs must be from 1 to {MAX_JOBS}, got {jobs}")
-    top = getattr(args, "top", None)
-    if top is not None and not 0 <= top <= MAX_TOP:
-        raise UsageError(f"--top must be from 0 (every handler) to {MAX_TOP}, got {top}")
+    problem = number_problem(args)
+    if problem is not None:
+        raise UsageError(problem)
     try:
         return ConfigTree({k: getattr(args, k, None) for k in OVERRIDES}, args.config, args.isolated)
     except ConfigError as exc:

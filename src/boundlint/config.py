@@ -98,6 +98,7 @@ REQUEST_MODEL_PATTERNS = (
 )
 
 CODES, STRINGS, BOOL, NUMBER, CODE_TABLE, LEVEL = "codes", "strings", "bool", "number", "code-table", "level"
+MAX_TIMEOUT = 86400.0  # seconds: the largest `timeout` taken (a day); more is a typo or an attack
 SEVERITIES = ("low", "medium", "high")
 _TYPE_TEXT = {
     CODES: "a list of rule codes or prefixes",
@@ -264,11 +265,9 @@ def load_config(paths: Iterable[str] = (), config_file: str | None = None, isola
         if config_file is None:
             return Config(Settings(), None, cwd)
     elif not os.path.isfile(config_file):
-        if os.path.exists(config_file):
-            from boundlint.safe_read import kind_of
+        from boundlint.safe_read import why_not_a_file
 
-            raise ConfigError(f"{config_file}: cannot read: not a regular file ({kind_of(os.stat(config_file).st_mode)})")
-        raise ConfigError(f"{config_file}: config file does not exist")
+        raise ConfigError(f"{config_file}: {why_not_a_file(config_file, 'config file does not exist')}")
     data = _load_toml(config_file, content)
     table = _boundlint_table(data)
     where = "[tool.boundlint]"
@@ -369,20 +368,6 @@ def _check_type(value: object, kind: str, file: str, key: str) -> object:
     raise AssertionError(kind)
 
 
-def check_patterns(patterns, where: str) -> None:
-    """ConfigError, prefixed with *where* (``FILE: key``), when one of the gitignore *patterns* cannot compile."""
-    from boundlint.patterns import PatternError, check
-
-    try:
-        check(list(patterns))
-    except PatternError as exc:
-        raise ConfigError(f"{where}: {exc} (gitignore syntax: a `!` needs a pattern after it, "
-                          "a `\\` a character)") from None
-
-
-# The largest `timeout` taken, in seconds (a day): a larger one is a typo or an attack on the scheduler.
-MAX_TIMEOUT = 86400.0
-
 
 def _short(value: object, limit: int = 40) -> str:
     text = json.dumps(value, default=str)
@@ -404,7 +389,9 @@ def settings_from_table(table: Mapping[str, object], file: str = "pyproject.toml
             kind, _, attr = TOP_LEVEL[key]
             kwargs[attr] = _check_type(value, kind, file, f"{prefix}{key}")
             if key in ("exclude", "extend-exclude"):
-                check_patterns(kwargs[attr], f"{file}: {prefix}{key}")
+                from boundlint.patterns import config_check
+
+                config_check(kwargs[attr], f"{file}: {prefix}{key}")
         elif key in FAMILY_TABLES:
             options = FAMILY_TABLES[key]
             if not isinstance(value, dict):

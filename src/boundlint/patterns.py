@@ -114,6 +114,17 @@ def check(lines: list[str]) -> None:
     _compile(lines)
 
 
+def config_check(patterns, where: str) -> None:
+    """ConfigError, prefixed with *where* (``FILE: key``), when one of the gitignore *patterns* cannot compile."""
+    from boundlint.config import ConfigError
+
+    try:
+        check(list(patterns))
+    except PatternError as exc:
+        raise ConfigError(f"{where}: {exc} (gitignore syntax: a `!` needs a pattern after it, "
+                          "a `\\` a character)") from None
+
+
 def calm(line: str) -> str:
     """*line* with each run of wildcards inside a path segment written in its shortest equal form.
 

@@ -28,6 +28,14 @@ def kind_of(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
+def why_not_a_file(path: str, missing: str) -> str:
+    """Why *path*, which is no regular file, cannot be read: *missing* when nothing is there, else its kind."""
+    try:
+        return f"cannot read: not a regular file ({kind_of(os.stat(path).st_mode)})"
+    except OSError:
+        return missing
+
+
 def read_regular(path: str, cap: int) -> bytes:
     """The bytes of the regular file *path*, at most *cap* of them.
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from boundlint.config import Settings
+from boundlint.orphans import die_with_parent
 from boundlint.schedule import WALL_FACTOR, cpu_seconds, describe_limit
 from boundlint.engine.check import check_file, enabled_rules
 from boundlint.engine.result import FileResult, RECURSION_LIMIT, _filter, _meta_finding, _one_line, _where
@@ -67,24 +68,10 @@ def become_worker() -> int:
     faulthandler.disable()  # a native crash is reported by the parent as BND001; no dump on stderr
     sys.setrecursionlimit(RECURSION_LIMIT)
     parent = os.getppid()
-    _die_with_parent()
+    die_with_parent()
     if os.getppid() != parent:  # the parent died before the kernel was told
         os._exit(0)
     return parent
-
-
-def _die_with_parent() -> None:
-    """Ask Linux to SIGKILL this process when its parent ends (prctl PR_SET_PDEATHSIG); elsewhere nothing."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes
-        import signal
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1: PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass  # receive() still notices an orphaned worker within a second
 
 
 def receive(conn, parent: int, poll_seconds: float = 1.0):
