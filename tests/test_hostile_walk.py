@@ -135,3 +135,11 @@ def test_a_non_utf8_file_name_in_every_format_and_output_file(project, fmt):
                 for r in json.loads(written)["runs"][0]["results"]]
         assert sorted(uris) == ["%FF.py", "a.py"]  # RFC 3986: the byte percent-encoded
     assert [p.name for p in project.iterdir() if p.name.startswith(".report.out")] == []  # no temporary left
+
+
+def test_a_source_over_the_size_cap_is_bnd001_not_read(project):
+    with open(project / "huge.py", "wb") as fh:
+        fh.truncate(257 * 1024 * 1024)  # sparse: no disk used, but 257 MB to read
+    proc = boundlint(project, "check", "--no-cache", "--output-format", "concise", "huge.py")
+    assert (proc.returncode, proc.stdout.decode().splitlines()[0]) == (
+        1, "huge.py:1:1: BND001 cannot check this file: cannot read: larger than 256 MB, the most a source may hold")
