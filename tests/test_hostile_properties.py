@@ -193,3 +193,20 @@ def test_any_directory_shape_is_walked_inside_the_root(tmp_path_factory, shape, 
         full = os.path.realpath(path)
         assert full == real_root or full.startswith(real_root + os.sep) or not os.path.exists(path), path
     assert all(path.endswith(".py") for path in found)
+
+
+def test_a_long_body_arriving_slowly_is_waited_for_not_dropped():
+    parser = FrameParser()
+    data = frame({"jsonrpc": "2.0", "method": "m", "params": {"text": "x" * 100_000}})
+    parser.feed(data[:50_000])
+    assert drain(parser, stalled=True) == []  # a pause mid-body: still waiting
+    parser.feed(data[50_000:])
+    assert [m["params"]["text"] for m in drain(parser)] == ["x" * 100_000] and parser.errors == []
+
+
+def test_a_body_claiming_100_tb_is_never_allocated():
+    parser = FrameParser()
+    parser.feed(b"Content-Length: 100000000000000\r\n\r\n{}" + frame({"jsonrpc": "2.0", "method": "after"}))
+    assert [m["method"] for m in drain(parser)] == ["after"]
+    assert parser.errors == ["a broken frame skipped: a Content-Length of 100000000000000 bytes "
+                             "(more than the 67108864 taken)"]

@@ -11,10 +11,10 @@ on the next header:
   up to the next ``Content-Length:``;
 - a body that is not JSON: skipped the same way;
 - a claim longer than what came: when the bytes up to the next header are a
-  whole JSON value, that is the message (JSON cannot contain a raw line
-  break inside a string, so a well-framed body never parses short of its
-  end); else, once nothing has come for ``STALL_SECONDS``, what came is
-  taken if it is JSON and dropped if not.
+  whole JSON value, that is the message (a well-framed body is one JSON
+  value, so it never parses short of its end); once nothing has come for
+  ``STALL_SECONDS``, what came is taken if it is JSON, and dropped up to
+  the next header if there is one (a body still arriving is waited for).
 
 Every skipped frame is named in ``errors`` (one line each) for the log.
 """
@@ -86,10 +86,10 @@ class FrameParser:
             try:
                 message = self.decode(bytes(self.buffer[start:stop]).strip())
             except Exception:  # noqa: BLE001
-                if nxt < 0 or stalled:
+                if nxt >= 0 and stalled:  # a header came after it, and nothing more for a while
                     self._skip(f"a Content-Length of {length} bytes, and what came is not a message")
                     continue
-                return False, None
+                return False, None  # a long body still arriving slowly is waited for, never dropped
             self.errors.append(f"a Content-Length of {length} bytes for a body of {stop - start} (taken as it came)")
             del self.buffer[:stop]
             return True, message
