@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from boundlint.cli import main
+from boundlint.patterns import PerFileIgnores
 from boundlint.config import (
-    REQUEST_MODEL_PATTERNS, ConfigError, PerFileIgnores, Settings, documented_keys, find_config, load_config,
+    REQUEST_MODEL_PATTERNS, ConfigError, Settings, documented_keys, find_config, load_config,
     merge_cli, settings_from_table,
 )
 

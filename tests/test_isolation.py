@@ -401,7 +401,7 @@ def test_writes_nothing_outside_its_cache_dir_and_output_file(tmp_path):
     (["check", "no/such/path.py"], "boundlint: error: path does not exist: no/such/path.py"),
     (["check", "--jobs", "0", "."], "boundlint: error: --jobs must be at least 1"),
     (["check", "--jobs", "many", "."], "boundlint: error: argument --jobs/-j: invalid int value: 'many'"),
-    (["check", "--timeout", "0", "."], "boundlint: error: --timeout must be a positive number of seconds"),
+    (["check", "--timeout", "0", "."], "boundlint: error: --timeout must be a positive number of seconds up to 86400, got 0.0"),
     (["check", "--format", "xml", "."], None),
     (["frobnicate"], None),
 ])

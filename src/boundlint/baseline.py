@@ -137,9 +137,12 @@ class Baseline:
     @classmethod
     def load(cls, path: str) -> "Baseline":
         """Read a baseline written by ``write_baseline`` (this version or an older one); raises BaselineError."""
+        from boundlint.safe_read import BASELINE_CAP, read_regular
+
         try:
-            with open(path, encoding="utf-8") as fh:
-                data = json.load(fh)
+            data = json.loads(read_regular(path, BASELINE_CAP).decode("utf-8"))
+        except RecursionError:
+            raise BaselineError(f"{path}: not a boundlint baseline: JSON nested too deeply") from None
         except OSError as exc:
             raise BaselineError(f"{path}: cannot read baseline: {exc.strerror or exc}") from None
         except ValueError as exc:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 
 from boundlint import __version__
@@ -40,6 +41,53 @@ def content_key(data: bytes) -> str:
 
 def _encode(shard: dict) -> bytes:
     return json.dumps(shard, separators=(",", ":")).encode("utf-8")
+
+
+_CODE = re.compile(r"BND\d{3}")
+_BIG = 10 ** 9  # lines and columns at most: a larger number is no position in any file
+_TEXT = 100_000  # characters of a message, hint or evidence line at most
+
+
+def valid_entry(entry: object) -> bool:
+    """True when *entry* is a result as ``Cache.put`` writes it, field by field.
+
+    ``[stamp, lines, findings, consulted]``: each finding ``[line, column,
+    code, message, end_line, end_column, hint, [evidence...], severity,
+    severity_reason, fix]`` with positions in 1..10^9, a ``BNDnnn`` code, a known
+    severity and strings of bounded length; ``consulted`` maps short,
+    shallow JSON questions to digests.  Anything else (wrong types, huge
+    numbers, deep nesting) is not a result.
+    """
+    if type(entry) is not list or len(entry) != 4:
+        return False
+    stamp, lines, raw, consulted = entry
+    if not _int(stamp, 0, 2 ** 40) or not _int(lines, 0, _BIG) or type(raw) is not list or type(consulted) is not dict:
+        return False
+    for item in raw:
+        if type(item) is not list or len(item) != 11:
+            return False
+        line, column, code, message, end_line, end_column, hint, evidence, severity, reason, fix = item
+        if not (_int(line, 1, _BIG) and _int(column, 1, _BIG) and _int(end_line, 1, _BIG) and _int(end_column, 1, _BIG)):
+            return False
+        if type(code) is not str or not _CODE.fullmatch(code) or severity not in ("low", "medium", "high"):
+            return False
+        if not (_text(message) and _text(hint) and _text(reason) and _text(fix)) or type(evidence) is not list \
+                or not all(_text(e) for e in evidence):
+            return False
+    for question, answer in consulted.items():
+        # a question is decoded again (json.loads) to be re-asked: deep nesting would exhaust the stack there
+        if type(question) is not str or len(question) > _TEXT or question.count("[") + question.count("{") > 32 \
+                or not _text(answer):
+            return False
+    return True
+
+
+def _int(value: object, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
+
+
+def _text(value: object) -> bool:
+    return type(value) is str and len(value) <= _TEXT
 
 
 def entry_key(content: str, path: str) -> str:
@@ -89,6 +137,27 @@ def _sources(directory: str, prefix: str, found: list[tuple[str, int, int]]) -> 
                 found.append((prefix + entry.name, st.st_size, st.st_mtime_ns))
         except OSError:
             continue
+
+
+def unusable(location: str) -> str | None:
+    """Why the cache directory *location* cannot be made or written (a few words), or None when it can.
+
+    Makes the directory when missing and writes and removes a probe file in
+    it: a read-only project, ``--cache-dir /proc/version`` or a full disk
+    is found before the run, which then goes without a cache.
+    """
+    import tempfile
+
+    if os.path.exists(location) and not os.path.isdir(location):
+        return "it is not a directory"
+    try:
+        os.makedirs(location, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=location, prefix=".probe.", suffix=".tmp")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    return None
 
 
 def default_dir(explicit: str | None = None):
@@ -194,13 +263,10 @@ class Cache:
         """
         key = entry_key(key, path)
         entry = self._shard(key[:2]).get(key)
-        try:
-            _, lines, raw, consulted = entry
-            findings = [Finding(path, *item[:7], tuple(item[7]), *item[8:11]) for item in raw]
-            if not isinstance(consulted, dict):
-                return None
-        except (TypeError, ValueError, IndexError):
+        if not valid_entry(entry):  # damaged, edited or planted: a miss, never a changed finding
             return None
+        _, lines, raw, consulted = entry
+        findings = [Finding(path, *item[:7], tuple(item[7]), *item[8:11]) for item in raw]
         if self._now - entry[0] > _TOUCH_EVERY:  # a coarse last-use stamp: a warm run rewrites no shard
             entry[0] = self._now
             self._dirty.add(key[:2])

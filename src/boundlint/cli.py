@@ -12,12 +12,10 @@ from collections.abc import Sequence
 
 from boundlint import __version__
 from boundlint.config import ConfigError
+from boundlint.options import UsageError, codes_arg as _codes, config_tree as _tree, patterns_arg as _patterns
+from boundlint.options import result_cache as _cache
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-
-
-class UsageError(Exception):
-    """A bad flag, path or setting: reported in one line, exit status 2."""
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -56,17 +54,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # argparse's default exits 2 with usage; keep it to one line
         raise UsageError(message)
-
-
-def _codes(value: str) -> tuple[str, ...]:
-    codes = tuple(c.strip().upper() for c in value.split(",") if c.strip())
-    if not codes:  # an empty --select "$CODES" must not silently turn every rule off
-        raise argparse.ArgumentTypeError("expected one or more rule codes or prefixes, got nothing")
-    return codes
-
-
-def _patterns(value: str) -> tuple[str, ...]:
-    return tuple(p.strip() for p in value.split(",") if p.strip())
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -188,26 +175,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
 
 
-def _tree(args):
-    """The run's ``hierarchy.ConfigTree``: each file's config, with the command-line flags on top."""
-    from boundlint.config import ConfigError, check_code
-    from boundlint.hierarchy import OVERRIDES, ConfigTree
-
-    for flag in ("select", "ignore", "extend_select", "extend_ignore"):
-        for code in getattr(args, flag) or ():
-            try:
-                check_code(code, f"--{flag.replace('_', '-')}")
-            except ConfigError as exc:
-                raise UsageError(str(exc)) from None
-    timeout = getattr(args, "timeout", None)
-    if timeout is not None and not timeout > 0:
-        raise UsageError("--timeout must be a positive number of seconds")
-    try:
-        return ConfigTree({k: getattr(args, k, None) for k in OVERRIDES}, args.config, args.isolated)
-    except ConfigError as exc:
-        raise UsageError(str(exc)) from None
-
-
 def _run(args, tree, **kwargs) -> list:
     """``engine.check_paths`` over *args.paths* with *tree*; a bad path or config is a one-line UsageError.
 
@@ -222,6 +189,10 @@ def _run(args, tree, **kwargs) -> list:
     except PathError as exc:
         raise UsageError(str(exc)) from None
     if args.verbose:
+        from boundlint.files import LEFT_ROOTS
+
+        for link, target in sorted(LEFT_ROOTS.items()):
+            print(f"boundlint: skipped {link}: a symlink out of the checked paths (to {target})", file=sys.stderr)
         used = {tree.for_path(r.path).path for r in results} or {tree.for_path(".").path}
         for path in sorted(used, key=lambda p: p or ""):
             print(f"boundlint: config: {path or 'none (defaults)'}", file=sys.stderr)
@@ -339,9 +310,10 @@ def _check(args) -> int:
     checked = sum(1 for r in results if not os.path.isdir(r.path))  # a folder that could not be listed is no file
     report = render(findings, options, files=checked, hidden=hidden, sources=sources, settings=used)
     if args.output_file:
+        from boundlint.outfile import write_report
+
         try:
-            with open(args.output_file, "w", encoding="utf-8") as fh:
-                fh.write(report)
+            write_report(args.output_file, report)
         except OSError as exc:
             raise UsageError(f"--output-file: cannot write {args.output_file}: {exc.strerror or exc}") from None
     else:
@@ -442,22 +414,6 @@ def _server() -> int:
     set_index_cache(str(default_dir()))  # the project index's module summaries, shared with `check`
     serve()
     return EXIT_CLEAN
-
-
-def _cache(args):
-    """The result cache for this run (each file's settings pick a ``variant``), or None with ``--no-cache``."""
-    from boundlint import memo
-
-    if args.no_cache:
-        memo.use(None)  # nothing is read from or written to a cache directory
-        return None
-    from boundlint.cache import Cache, default_location
-    from boundlint.config import Settings
-    from boundlint.engine.run import set_index_cache
-
-    set_index_cache(default_location(args.cache_dir))  # module summaries of the project index
-    memo.use(default_location(args.cache_dir))  # gitignore matches and config lookups, by content
-    return Cache(default_location(args.cache_dir), Settings().fingerprint())
 
 
 # -- audit: boundlint.audit.command -----------------------------------------------------

@@ -103,6 +103,8 @@ REQUEST_MODEL_PATTERNS = (
 )
 
 CODES, STRINGS, BOOL, NUMBER, CODE_TABLE, LEVEL, COUNT = "codes", "strings", "bool", "number", "code-table", "level", "count"
+MAX_TIMEOUT = 86400.0  # seconds: the largest `timeout` taken (a day); more is a typo or an attack
+MAX_COUNT = 1_000_000_000  # the largest count a key takes (`fix-max-items`, `fix-concurrency`)
 SEVERITIES = ("low", "medium", "high")
 _TYPE_TEXT = {
     CODES: "a list of rule codes or prefixes",
@@ -206,8 +208,9 @@ def _load_toml(path: str, data: bytes | None = None) -> dict:
         import tomli as tomllib
     try:
         if data is None:
-            with open(path, "rb") as fh:
-                data = fh.read()
+            from boundlint.safe_read import CONFIG_CAP, read_regular
+
+            data = read_regular(path, CONFIG_CAP)
         return tomllib.loads(data.decode())
     except OSError as exc:
         raise ConfigError(f"{_display(path)}: cannot read: {exc.strerror or exc}") from None
@@ -275,7 +278,9 @@ def load_config(paths: Iterable[str] = (), config_file: str | None = None, isola
         if config_file is None:
             return Config(Settings(), None, cwd)
     elif not os.path.isfile(config_file):
-        raise ConfigError(f"{config_file}: config file does not exist")
+        from boundlint.safe_read import why_not_a_file
+
+        raise ConfigError(f"{config_file}: {why_not_a_file(config_file, 'config file does not exist')}")
     data = _load_toml(config_file, content)
     table = _boundlint_table(data)
     where = "[tool.boundlint]"
@@ -348,10 +353,17 @@ def _check_type(value: object, kind: str, file: str, key: str) -> object:
         if value not in SEVERITIES:
             raise wrong()
         return value
-    if kind in (NUMBER, COUNT):
-        if isinstance(value, bool) or not isinstance(value, int if kind == COUNT else (int, float)) or value <= 0:
+    if kind == NUMBER:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise wrong()
-        return float(value) if kind == NUMBER else value
+        if not 0 < value <= MAX_TIMEOUT:  # also nan, inf and integers too large for a float
+            raise ConfigError(f"{file}: {key} must be a positive number of seconds up to {MAX_TIMEOUT:g}, "
+                              f"got {value if isinstance(value, float) else _short(value)}")
+        return float(value)
+    if kind == COUNT:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_COUNT:
+            raise wrong()
+        return value
     if kind in (STRINGS, CODES):
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise wrong()
@@ -369,6 +381,7 @@ def _check_type(value: object, kind: str, file: str, key: str) -> object:
             pairs.append((glob, tuple(check_code(c, f"{file}: {key}.{json.dumps(glob)}") for c in codes)))
         return tuple(pairs)
     raise AssertionError(kind)
+
 
 
 def _short(value: object, limit: int = 40) -> str:
@@ -390,6 +403,12 @@ def settings_from_table(table: Mapping[str, object], file: str = "pyproject.toml
         elif key in TOP_LEVEL:
             kind, _, attr = TOP_LEVEL[key]
             kwargs[attr] = _check_type(value, kind, file, f"{prefix}{key}")
+            if key in ("exclude", "extend-exclude"):
+                from boundlint.patterns import pattern_error
+
+                why = pattern_error(kwargs[attr])
+                if why:
+                    raise ConfigError(f"{file}: {prefix}{key}: {why}")
         elif key in FIX_OPTIONS:
             extra.append((key, _check_type(value, FIX_OPTIONS[key][0], file, f"{prefix}{key}")))
         elif key in FAMILY_TABLES:
@@ -465,36 +484,3 @@ def analysis_settings(path: str) -> Settings:
 
 _ANALYSIS_CACHE: dict[str, Settings] = {}
 _FOUND_CACHE: dict[str, str | None] = {}
-
-
-class PerFileIgnores:
-    """``per-file-ignores`` compiled: gitignore-style globs relative to *root* -> ignored code prefixes.
-
-    A path under *root* is matched relative to it; any other path as given.
-    ``tests/*`` matches files directly in tests/, ``tests/`` and ``tests/**``
-    everything below it, and a pattern without a slash (``*_pb2.py``)
-    matches in any directory.
-    """
-
-    def __init__(self, pairs: Iterable[tuple[str, tuple[str, ...]]], root: str) -> None:
-        from boundlint.patterns import spec
-
-        self.root = os.path.abspath(root)
-        self.rules = [(spec([glob]), codes) for glob, codes in pairs]
-        self._memo: dict[str, tuple[str, ...]] = {}
-
-    def codes_for(self, path: str) -> tuple[str, ...]:
-        """The code prefixes ignored in *path*."""
-        hit = self._memo.get(path)
-        if hit is None:
-            rel = os.path.relpath(os.path.abspath(path), self.root)
-            if rel == ".." or rel.startswith(".." + os.sep):
-                rel = path
-            rel = rel.replace(os.sep, "/")
-            hit = tuple(c for spec, codes in self.rules if spec.match_file(rel) for c in codes)
-            self._memo[path] = hit
-        return hit
-
-    def ignored(self, path: str, code: str) -> bool:
-        """True when *code* is ignored in *path*."""
-        return any(code.startswith(prefix) for prefix in self.codes_for(path))

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import BinaryIO
 
-from boundlint.config import PerFileIgnores, Settings
+from boundlint.config import Settings
+from boundlint.patterns import PerFileIgnores
 from boundlint.engine import FileResult, check_bytes, check_source
 
 

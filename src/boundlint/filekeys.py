@@ -35,6 +35,9 @@ _USABLE = os.name == "posix"
 _STORES: dict[str, "FileKeys"] = {}
 
 
+SOURCE_CAP = 256 * 1024 * 1024  # bytes: a larger "source" is data or an attack, reported as unreadable (BND001)
+
+
 def read_regular(path: str) -> tuple[bytes, os.stat_result]:
     """The bytes of the regular file *path* and its status taken before reading them.
 
@@ -50,8 +53,14 @@ def read_regular(path: str) -> tuple[bytes, os.stat_result]:
             raise IsADirectoryError(21, "is a directory")
         if not stat.S_ISREG(info.st_mode):
             raise OSError(0, "not a regular file")
+        too_large = OSError(27, f"larger than {SOURCE_CAP // (1024 * 1024)} MB, the most a source may hold")
+        if info.st_size > SOURCE_CAP:
+            raise too_large
         with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read(), info
+            data = fh.read(SOURCE_CAP + 1)  # a file that grows while it is read stops at the cap too
+        if len(data) > SOURCE_CAP:
+            raise too_large
+        return data, info
     finally:
         os.close(fd)
 

@@ -2,7 +2,8 @@
 
 Directories skip version-control folders, virtualenvs, caches, build output
 and ``node_modules``; a symlinked directory is followed once and never into a
-loop; ``exclude`` patterns (gitignore syntax, via pathspec) apply to
+loop, and a symlink (to a directory or a file) that leads out of every
+directory being walked is not followed at all (noted in ``LEFT_ROOTS``); ``exclude`` patterns (gitignore syntax, via pathspec) apply to
 relative paths under each root, or under ``root`` (the config file's
 directory) when one is given.  With ``respect_gitignore``, ``.gitignore``
 files (and ``.git/info/exclude``) prune the walk like git does; a directory
@@ -82,22 +83,30 @@ def _identity(path: str, full: str) -> tuple[int, int] | None:
 
 def _walk(top: str, full: str, onerror: Callable[[OSError], object]):
     """``os.walk(top, onerror=onerror, followlinks=True)``, yielding ``(dirpath, absolute dirpath, dirnames,
-    filenames)``; a listing is taken once per Snapshot (a failed one is tried again, to report it)."""
-    try:
-        dirs, files = _listing(top, full)
-    except OSError as err:
-        onerror(err)
-        return
-    yield top, full, dirs, files
-    for name in dirs:  # what the caller kept
-        yield from _walk(os.path.join(top, name), os.path.join(full, name), onerror)
+    filenames, the symlinks among them)``; a listing is taken once per Snapshot (a failed one is tried again, to report it).
+
+    Top-down, in os.walk's order, on an explicit stack: any depth the file
+    system allows is walked without recursing on Python's stack.
+    """
+    stack = [(top, full)]
+    while stack:
+        here, here_full = stack.pop()
+        try:
+            dirs, files, links = _listing(here, here_full)
+        except OSError as err:
+            onerror(err)
+            continue
+        yield here, here_full, dirs, files, links
+        # what the caller kept, first name first
+        stack.extend((os.path.join(here, name), os.path.join(here_full, name)) for name in reversed(dirs))
 
 
-def _listing(top: str, full: str) -> tuple[list[str], list[str]]:
-    """The names in *top* as os.walk divides them: ``(directories, the rest)``; raises OSError as os.scandir does."""
+def _listing(top: str, full: str) -> tuple[list[str], list[str], frozenset[str]]:
+    """The names in *top* as os.walk divides them, ``(directories, the rest, the symlinks among both)``;
+    raises OSError as os.scandir does."""
     found = _SEEN.get(("listing", full)) if _SEEN is not None else None
     if found is None:
-        dirs, files = [], []
+        dirs, files, links = [], [], []
         with os.scandir(top) as entries:
             for entry in entries:
                 try:
@@ -105,10 +114,25 @@ def _listing(top: str, full: str) -> tuple[list[str], list[str]]:
                 except OSError:
                     is_dir = False
                 (dirs if is_dir else files).append(entry.name)
-        found = (dirs, files)
+                if entry.is_symlink():
+                    links.append(entry.name)
+        found = (dirs, files, frozenset(links))
         if _SEEN is not None:
             _SEEN[("listing", full)] = found
-    return list(found[0]), list(found[1])
+    return list(found[0]), list(found[1]), found[2]
+
+
+# Symlinks a walk did not follow because they lead out of the paths it was given: link -> its target.
+LEFT_ROOTS: dict[str, str] = {}
+
+
+def _leaves(link: str, inside: tuple[str, ...]) -> bool:
+    """True when the symlink *link* resolves outside every real directory in *inside* (noted in LEFT_ROOTS)."""
+    target = os.path.realpath(link)
+    if any(target == top or target.startswith(top.rstrip(os.sep) + os.sep) for top in inside):
+        return False
+    LEFT_ROOTS[link] = target
+    return True
 
 
 def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | None = None,
@@ -139,6 +163,8 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
     if missing:  # every one named, not only the first
         raise PathError(f"path{'s' if len(missing) > 1 else ''} do{'' if len(missing) > 1 else 'es'} not exist: "
                         + ", ".join(missing))
+    # A link in a walk may lead into any directory being checked, and no further (as git and ruff stay in).
+    inside = tuple(os.path.realpath(p) for p in paths if os.path.isdir(p))
     for raw in paths:
         if not os.path.isdir(raw):
             rules = rules_for(os.path.dirname(os.path.abspath(raw)))
@@ -153,7 +179,7 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
         ignores = _GitIgnores(root_dir) if use_git else None
         # A directory that cannot be listed is kept as a path, so it is reported (BND001), not skipped.
         unlistable = lambda err: found.setdefault(_spelled(err.filename), None) if isinstance(err, PermissionError) else None  # noqa: E731
-        for dirpath, full_dir, dirnames, filenames in _walk(root_dir, os.path.abspath(root_dir), unlistable):
+        for dirpath, full_dir, dirnames, filenames, links in _walk(root_dir, os.path.abspath(root_dir), unlistable):
             identity = _identity(dirpath, full_dir)
             if identity is None or identity in seen:
                 dirnames[:] = []
@@ -173,6 +199,8 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
                 full = os.path.join(full_dir, d)
                 if d in SKIP_DIRS or d.endswith(".egg-info") or _is_virtualenv(full):
                     continue
+                if d in links and _leaves(full, inside):
+                    continue
                 if spec is not None and spec.match_file(_rel(rel_dir, d) + "/"):
                     continue
                 if gitignored is not None and gitignored(full, True):
@@ -186,6 +214,8 @@ def discover(paths: Iterable[str], exclude: Iterable[str] = (), *, root: str | N
                     continue
                 # not a directory: os.walk lists those in dirnames
                 if gitignored is not None and gitignored(os.path.join(full_dir, name), False):
+                    continue
+                if name in links and _leaves(os.path.join(full_dir, name), inside):
                     continue
                 found[_spelled(os.path.join(dirpath, name))] = None
     return sorted(found)
@@ -277,14 +307,24 @@ def _read_spec(path: str):
 
 
 def _read_patterns(path: str):
+    """The spec of the ignore file *path*; None when it is missing or empty; PathError when it is no regular file
+    (a FIFO, ``/dev/zero``) or too large, as a run that silently dropped it would check what git ignores."""
+    from boundlint.safe_read import CONFIG_CAP, NotAFile, read_regular
+
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            lines = fh.read().splitlines()
+        lines = read_regular(path, CONFIG_CAP).decode("utf-8", "replace").splitlines()
+    except NotAFile as exc:
+        raise PathError(f"cannot read {path}: {exc.strerror}") from None
     except OSError:
         return None
     if not any(line.strip() and not line.lstrip().startswith("#") for line in lines):
         return None
-    return gitignore_spec(lines)
+    from boundlint.patterns import PatternError
+
+    try:
+        return gitignore_spec(lines)
+    except PatternError as exc:
+        raise PathError(f"{path}: line {exc.index + 1}: {exc}") from None
 
 
 def _rel(rel_dir: str, name: str) -> str:

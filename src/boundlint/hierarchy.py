@@ -21,8 +21,9 @@ from collections import namedtuple
 from collections.abc import Iterable, Mapping
 
 from boundlint import memo
+from boundlint.patterns import PerFileIgnores
 from boundlint.config import (
-    FAMILY_TABLES, FIX_OPTIONS, TOP_LEVEL, Config, ConfigError, PerFileIgnores, Settings, _boundlint_table, _display,
+    FAMILY_TABLES, FIX_OPTIONS, TOP_LEVEL, Config, ConfigError, Settings, _boundlint_table, _display,
     _load_toml, load_config, merge_cli, toml_value,
 )
 

@@ -17,6 +17,7 @@ compile cleanly, so a broken pattern raises (or warns) the same on every run.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 
 from boundlint import memo
 
@@ -100,10 +101,86 @@ def _needles(line: str) -> tuple[str, ...] | None:
     return tuple(p for p in pieces if p.strip("."))
 
 
+class PatternError(ValueError):
+    """A gitignore pattern that cannot compile; ``pattern`` is it, ``index`` its 0-based line among those given."""
+
+    def __init__(self, pattern: str, index: int) -> None:
+        super().__init__(f"invalid pattern {pattern!r}")
+        self.pattern = pattern
+        self.index = index
+
+
+def check(lines: list[str]) -> None:
+    """Raise PatternError for the first of *lines* that cannot compile (``!``, a lone ``\\``)."""
+    _compile(lines)
+
+
+def pattern_error(patterns) -> str | None:
+    """Why one of the gitignore *patterns* cannot compile, in one line, or None when they all do."""
+    try:
+        check(list(patterns))
+    except PatternError as exc:
+        return f"{exc} (gitignore syntax: a `!` needs a pattern after it, a `\\` a character)"
+    return None
+
+
+def calm(line: str) -> str:
+    """*line* with each run of wildcards inside a path segment written in its shortest equal form.
+
+    ``***``, ``*?*`` and ``a**b`` match what ``*``, ``?*`` and ``a*b`` match (a
+    star matches within a segment; only ``**`` as a whole segment crosses
+    ``/``), but compile to one backtracking ``[^/]*`` per star: a pattern of 30
+    stars takes minutes on a path it does not match.  Escapes and bracket
+    expressions are copied as they are.
+    """
+    if "**" not in line and "*?" not in line and "?*" not in line:
+        return line
+    out: list[str] = []
+    i, n = 0, len(line)
+    while i < n:
+        c = line[i]
+        if c == "\\":
+            out.append(line[i:i + 2])
+            i += 2
+            continue
+        if c == "[":
+            close = line.find("]", i + 2)
+            if close > 0:
+                out.append(line[i:close + 1])
+                i = close + 1
+                continue
+        if c not in "*?":
+            out.append(c)
+            i += 1
+            continue
+        j = i
+        while j < n and line[j] in "*?":
+            j += 1
+        run = line[i:j]
+        whole = (i == 0 or line[i - 1] == "/") and (j == n or line[j] == "/")
+        if run == "**" and whole:
+            out.append(run)  # the one form that crosses directories
+        elif "*" in run:
+            out.append("?" * run.count("?") + "*")
+        else:
+            out.append(run)
+        i = j
+    return "".join(out)
+
+
 def _compile(lines: list[str]):
     import pathspec
 
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    calmed = [calm(line) for line in lines]
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(calmed)
+    except Exception:  # noqa: BLE001 - pathspec's GitWildMatchPatternError (its name moved between versions)
+        for index, line in enumerate(calmed):
+            try:
+                pathspec.GitIgnoreSpec.from_lines([line])
+            except Exception:  # noqa: BLE001
+                raise PatternError(lines[index], index) from None
+        raise
 
 
 def _pathspec_id() -> str | None:
@@ -127,3 +204,34 @@ def _describe_pathspec() -> str | None:
     if not files:
         return None
     return os.path.realpath(package) + ";" + ";".join(f"{n}:{s}:{m}" for n, s, m in sorted(files))
+
+
+class PerFileIgnores:
+    """``per-file-ignores`` compiled: gitignore-style globs relative to *root* -> ignored code prefixes.
+
+    A path under *root* is matched relative to it; any other path as given.
+    ``tests/*`` matches files directly in tests/, ``tests/`` and ``tests/**``
+    everything below it, and a pattern without a slash (``*_pb2.py``)
+    matches in any directory.
+    """
+
+    def __init__(self, pairs: Iterable[tuple[str, tuple[str, ...]]], root: str) -> None:
+        self.root = os.path.abspath(root)
+        self.rules = [(spec([glob]), codes) for glob, codes in pairs]
+        self._memo: dict[str, tuple[str, ...]] = {}
+
+    def codes_for(self, path: str) -> tuple[str, ...]:
+        """The code prefixes ignored in *path*."""
+        hit = self._memo.get(path)
+        if hit is None:
+            rel = os.path.relpath(os.path.abspath(path), self.root)
+            if rel == ".." or rel.startswith(".." + os.sep):
+                rel = path
+            rel = rel.replace(os.sep, "/")
+            hit = tuple(c for spec, codes in self.rules if spec.match_file(rel) for c in codes)
+            self._memo[path] = hit
+        return hit
+
+    def ignored(self, path: str, code: str) -> bool:
+        """True when *code* is ignored in *path*."""
+        return any(code.startswith(prefix) for prefix in self.codes_for(path))

@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import asyncio
 import re
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from boundlint import __version__
+from boundlint.engine.isolated import Isolated, Unfinished
 from boundlint.finding import Finding
 
 SOURCE = "boundlint"
@@ -100,36 +102,74 @@ class BoundlintServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__(SOURCE, __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.pending: dict[str, asyncio.TimerHandle] = {}
+        self.checker = Isolated(lint)  # a native crash in a check ends that worker, not the server
+        self._checking: asyncio.Lock | None = None  # one check at a time, in the order asked
+        self.client_uris: dict[str, str] = {}  # document key -> the URI as the client spelled it
+
+    def opened(self, uri: str) -> None:
+        """Remember how the client spells *uri*: diagnostics go back under that spelling."""
+        self.client_uris[document_key(uri)] = uri
 
     def cancel(self, uri: str) -> None:
         """Drop the debounced check of *uri*, if one is waiting."""
-        handle = self.pending.pop(uri, None)
+        handle = self.pending.pop(document_key(uri), None)
         if handle is not None:
             handle.cancel()
 
     def schedule(self, uri: str) -> None:
         """Check *uri* once no change has come for ``DEBOUNCE_SECONDS``."""
         self.cancel(uri)
-        self.pending[uri] = asyncio.get_running_loop().call_later(DEBOUNCE_SECONDS, self.publish, uri)
+        self.pending[document_key(uri)] = asyncio.get_running_loop().call_later(DEBOUNCE_SECONDS, self.publish, uri)
 
     def publish(self, uri: str) -> None:
-        """Check the open document *uri* now and publish its diagnostics."""
-        self.pending.pop(uri, None)
-        if uri not in self.workspace.text_documents:  # closed while the check waited
-            return
-        doc = self.workspace.get_text_document(uri)
-        text = doc.source
-        try:
-            # A client that sends every file type gets no Python findings in its Markdown.
-            findings = lint(text, doc.path) if _is_python(doc) else []
-        except Exception as exc:  # a bug in boundlint: say so in the log, keep serving
-            self.window_log_message(types.LogMessageParams(
-                type=types.MessageType.Error, message=f"boundlint: internal error: {type(exc).__name__}: {exc}"))
-            return
+        """Check the open document *uri* soon (in the checker process) and publish its diagnostics."""
+        self.pending.pop(document_key(uri), None)
+        asyncio.get_running_loop().create_task(self._publish(uri))
+
+    async def _publish(self, uri: str) -> None:
+        key = document_key(uri)
+        if self._checking is None:
+            self._checking = asyncio.Lock()
+        async with self._checking:
+            doc = self.workspace.text_documents.get(key)
+            if doc is None:  # closed while the check waited
+                return
+            text, version = doc.source, doc.version
+            try:
+                # A client that sends every file type gets no Python findings in its Markdown.
+                findings = await asyncio.get_running_loop().run_in_executor(
+                    None, self.check, text, doc.path) if _is_python(doc) else []
+            except Exception as exc:  # a bug in boundlint: say so in the log, keep serving
+                self.window_log_message(types.LogMessageParams(
+                    type=types.MessageType.Error, message=f"boundlint: internal error: {type(exc).__name__}: {exc}"))
+                return
+            if key not in self.workspace.text_documents:
+                return
         lines = split_lines(text)
         diagnostics = [to_diagnostic(f, lines, doc.position_codec) for f in findings]
-        self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diagnostics))
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=self.client_uris.get(key, uri), version=version, diagnostics=diagnostics))
+
+    def check(self, text: str, path: str) -> list[Finding]:
+        """``lint(text, path)`` in the checker process; a crash or overrun there is one BND001 / BND002 finding.
+
+        Raises RuntimeError (one line) when ``lint`` itself raised.
+        """
+        from boundlint.config import Settings
+        from boundlint.schedule import WALL_FACTOR, time_limit
+
+        limit = time_limit(Settings().timeout, len(text))
+        try:
+            return self.checker.call(text, path, limit=None if limit is None else WALL_FACTOR * limit)
+        except Unfinished as exc:
+            from boundlint.engine.result import _meta_finding
+
+            return [_meta_finding(exc.code, path, exc.reason)]
+
+
+def document_key(uri: str) -> str:
+    """The one normal form of a document URI, as pygls keys its documents: percent-escapes decoded."""
+    return unquote(uri)
 
 
 def _is_python(doc) -> bool:
@@ -144,6 +184,7 @@ def build_server() -> BoundlintServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: BoundlintServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.opened(params.text_document.uri)
         ls.publish(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -158,6 +199,7 @@ def build_server() -> BoundlintServer:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: BoundlintServer, params: types.DidCloseTextDocumentParams) -> None:
         ls.cancel(params.text_document.uri)
+        ls.client_uris.pop(document_key(params.text_document.uri), None)
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
 
     from boundlint.fixes.lsp import KINDS, fix_actions
@@ -206,4 +248,11 @@ def noqa_actions(ls: LanguageServer, params: types.CodeActionParams) -> list[typ
 
 def serve() -> None:
     """Run the language server on standard input and output until the client exits it."""
-    build_server().start_io()
+    from boundlint.lsp_frames import serve_stdio
+
+    server = build_server()
+    server.checker.start()  # forked now, before the server's threads exist
+    try:
+        serve_stdio(server)
+    finally:
+        server.checker.close()

@@ -10,6 +10,9 @@ import marshal
 import os
 
 
+STORE_CAP = 512 * 1024 * 1024  # bytes: a larger store is damaged (or not a store), so a miss
+
+
 def load(store: str, decode=marshal.loads) -> dict:
     """The dict that *decode* (``marshal.loads``, ``json.loads``, ``pickle.loads``: bytes -> object) makes of the
     file *store*; empty when it is missing, unreadable, damaged in any way or not a dict."""
@@ -18,8 +21,10 @@ def load(store: str, decode=marshal.loads) -> dict:
     enabled = gc.isenabled()
     gc.disable()  # a load makes many small containers and no garbage: collecting meanwhile only costs time
     try:
-        with open(store, "rb") as fh:
-            loaded = decode(fh.read())  # marshal.load reads a file object piece by piece: far slower
+        from boundlint.safe_read import read_regular
+
+        # a FIFO or a link to /dev/zero in the cache must neither block nor fill memory: regular, capped
+        loaded = decode(read_regular(store, STORE_CAP))  # marshal.load reads a file object piece by piece: far slower
     except Exception:  # noqa: BLE001 - any bytes at all (OverflowError, MemoryError, RecursionError...): a miss
         return {}
     finally:

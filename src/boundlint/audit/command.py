@@ -15,7 +15,7 @@ from boundlint.audit import FORMATS
 
 def add_parser(sub) -> None:
     """Add ``audit`` and its options (each with a help text) to the CLI's *sub* parsers."""
-    from boundlint.cli import _codes, _patterns
+    from boundlint.options import codes_arg as _codes, patterns_arg as _patterns
 
     audit = sub.add_parser("audit", help="report a whole codebase: findings summary and endpoint exposure map")
     audit.add_argument("paths", nargs="*", default=["."], metavar="PATH", help="files and directories (default: .)")
@@ -63,7 +63,7 @@ def main(args) -> int:
     Raises ``cli.UsageError`` for a bad flag value, path, config or output file.
     """
     from boundlint.audit import AuditError, run_audit
-    from boundlint.cli import UsageError, _cache, _tree
+    from boundlint.options import UsageError, config_tree as _tree, result_cache as _cache
 
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")

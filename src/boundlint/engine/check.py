@@ -204,7 +204,11 @@ def check_file(path: str, settings: Settings, rules: Sequence[type] | None = Non
             finding = finding._replace(message=f"cannot list this directory: {why}",
                                        hint=UnparseableFile.hints["directory"])
         return FileResult(path, _filter([finding], "", settings), failed=True)
-    return check_bytes(data, path, settings, rules, collectors, prefilter)
+    from boundlint.cache import content_key
+
+    result = check_bytes(data, path, settings, rules, collectors, prefilter)
+    result.read_key = content_key(data)
+    return result
 
 
 def _listing_error(path: str) -> str | None:

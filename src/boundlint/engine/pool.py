@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from boundlint.config import Settings
+from boundlint.orphans import die_with_parent
 from boundlint.schedule import WALL_FACTOR, cpu_seconds, describe_limit
 from boundlint.engine.check import check_file, enabled_rules
 from boundlint.engine.result import FileResult, RECURSION_LIMIT, _filter, _meta_finding, _one_line, _where
@@ -25,16 +26,11 @@ def _worker_main(conn, collectors: Sequence = ()) -> None:
     kill ends the loop early.  SIGINT is ignored: the parent handles Ctrl-C
     and stops its workers.
     """
-    import faulthandler
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    faulthandler.disable()  # a native crash is reported by the parent as BND001; no dump on stderr
-    sys.setrecursionlimit(RECURSION_LIMIT)
+    parent = become_worker()
     known: dict[Settings, Sequence[type] | BaseException] = {}
     try:
         while True:
-            chunk = conn.recv()
+            chunk = receive(conn, parent)
             if chunk is None:
                 return
             for _, _, settings in chunk:  # before any "start": loading rules is no file's fault
@@ -55,6 +51,39 @@ def _worker_main(conn, collectors: Sequence = ()) -> None:
             conn.send(("idle",))
     except (EOFError, OSError):
         return
+
+
+def become_worker() -> int:
+    """Set up this freshly started worker process; returns the parent's process id (for ``receive``).
+
+    SIGINT is ignored (the parent handles Ctrl-C); a native crash leaves no
+    dump on stderr (the parent reports it); the recursion limit is the
+    engine's; on Linux the kernel kills this process when its parent dies,
+    so a ``kill -9`` of the run leaves no worker behind.
+    """
+    import faulthandler
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    faulthandler.disable()  # a native crash is reported by the parent as BND001; no dump on stderr
+    sys.setrecursionlimit(RECURSION_LIMIT)
+    parent = os.getppid()
+    die_with_parent()
+    if os.getppid() != parent:  # the parent died before the kernel was told
+        os._exit(0)
+    return parent
+
+
+def receive(conn, parent: int, poll_seconds: float = 1.0):
+    """The next message on *conn*; raises EOFError once the process *parent* is gone.
+
+    A forked worker inherits the parent's end of its own pipe (and its
+    siblings'), so the parent's death alone never reads as EOF here.
+    """
+    while not conn.poll(poll_seconds):
+        if os.getppid() != parent:
+            raise EOFError("the parent process is gone")
+    return conn.recv()
 
 
 def _check_contained(path: str, settings: Settings, rules, collectors: Sequence) -> FileResult:

@@ -23,6 +23,9 @@ class FileResult(Record):
     """
 
     _FIELDS = ("path", "findings", "lines", "facts", "consulted", "failed")
+    # The content key (``cache.content_key``) of the bytes the check read from disk; None when none were read.
+    # The result cache stores a result only under this key: the content judged, not the content seen before.
+    read_key: str | None = None
 
     def __init__(self, path: str, findings: list[Finding] | None = None, lines: int = 0, facts: dict | None = None,
                  consulted: dict | None = None, failed: bool = False) -> None:

@@ -167,8 +167,10 @@ def check_files_cached(paths: Sequence[str], settings: Settings, cache, jobs: in
         _settle()
     for result in check_files(misses, settings, jobs, wrapped, collectors, per_file=miss_settings) if misses else ():
         key = keys.get(result.path)
-        if key is not None and not result.failed and not any(f.code == "BND002" for f in result.findings) \
-                and _unchanged(stamps, result.path, key):
+        # Stored only when the bytes checked are the bytes keyed before and still on disk after (A -> B -> A
+        # while the worker read B must not store B's findings under A).
+        if key is not None and result.read_key == key and not result.failed \
+                and not any(f.code == "BND002" for f in result.findings) and _unchanged(stamps, result.path, key):
             consulted = result.consulted
             if consulted:  # the whole project's state: while it is unchanged, no answer needs asking again
                 consulted = {**consulted, PROJECT: digest_of(result.path)}

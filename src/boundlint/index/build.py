@@ -274,9 +274,9 @@ def _summarize_all(misses: list[tuple[str, str, bool]], meanwhile=None) -> list[
         return [summary_of(*item) for item in misses]
     try:
         context = multiprocessing.get_context("fork")
-        import gc
+        from boundlint.orphans import index_worker_start
 
-        with context.Pool(cores, initializer=gc.enable) as pool:  # forked while the parent collects nothing
+        with context.Pool(cores, initializer=index_worker_start) as pool:  # forked while the parent collects nothing
             pending = pool.starmap_async(summary_of, misses, chunksize=max(1, len(misses) // (cores * 8)))
             if meanwhile is not None:
                 meanwhile()

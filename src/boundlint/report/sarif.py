@@ -113,8 +113,12 @@ def _uri(path: str, base: str) -> tuple[str, str | None]:
     """``(uri, uriBaseId)``: relative under ``%SRCROOT%`` when *path* is under *base*."""
     full = os.path.abspath(path)
     if _inside(full, base):
-        return quote(os.path.relpath(full, base).replace(os.sep, "/")), "%SRCROOT%"
-    return Path(full).as_uri(), None
+        # quote() of the name's bytes: a non-UTF-8 name (surrogate escapes) is percent-encoded byte by byte.
+        return quote(os.fsencode(os.path.relpath(full, base).replace(os.sep, "/"))), "%SRCROOT%"
+    try:
+        return Path(full).as_uri(), None
+    except UnicodeEncodeError:
+        return "file://" + quote(os.fsencode(full.replace(os.sep, "/"))), None
 
 
 def _snippets(f: Finding, lines: list[str] | None) -> tuple[str | None, str | None]:
