@@ -38,7 +38,7 @@ def findings(capsys, *args: str) -> list[tuple[str, int, int, str]]:
     return [(f["path"], f["line"], f["column"], f["code"]) for f in json.loads(out)]
 
 
-EXPECTED = [("./a.py", 5, 11, "BND101")]
+EXPECTED = [("a.py", 5, 11, "BND101")]
 
 
 @FORKS
@@ -105,7 +105,7 @@ def test_a_cache_file_that_is_no_regular_file_is_a_miss(project, kind):
             store.symlink_to(kind)
     proc = run()  # before the mend: blocked on the FIFO past 120 s, or read /dev/zero until killed
     assert (proc.returncode, proc.stdout.decode().splitlines()) == (1, [
-        "./a.py:5:11: BND101 [medium] `asyncio.gather(...)` starts one coroutine per item of `ids` with no concurrency "
+        "a.py:5:11: BND101 [medium] `asyncio.gather(...)` starts one coroutine per item of `ids` with no concurrency "
         "limit",
         "Found 1 finding in 1 file checked."])
     assert b"internal error" not in proc.stderr
@@ -119,7 +119,7 @@ def test_an_unusable_cache_folder_is_said_once_and_the_findings_stay(project, ca
         pytest.skip("no /proc")
     main(["check", "--output-format", "json", "--cache-dir", where, "."])
     out, err = capsys.readouterr()
-    assert [(f["path"], f["line"], f["code"]) for f in json.loads(out)] == [("./a.py", 5, "BND101")]
+    assert [(f["path"], f["line"], f["code"]) for f in json.loads(out)] == [("a.py", 5, "BND101")]
     assert err.count("\n") == 1 and err.startswith(f"boundlint: warning: cannot use the cache {where}: ")
     assert err.endswith("; checking without it\n")
 

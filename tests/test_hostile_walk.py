@@ -35,12 +35,12 @@ def test_a_link_out_of_the_project_is_not_followed(project, tmp_path):
     (project / "sub" / "in.py").symlink_to(project / "a.py")  # inside the checked path: followed
     (project / "root").symlink_to("/")
     proc = boundlint(project, "check", "--no-cache", "--show-files", ".")
-    assert (proc.returncode, proc.stdout.decode().split()) == (0, ["./a.py", "./sub/in.py"])
+    assert (proc.returncode, proc.stdout.decode().split()) == (0, ["a.py", "sub/in.py"])
     proc = boundlint(project, "check", "--no-cache", "--verbose", "--output-format", "concise", ".")
     assert proc.returncode == 1
-    assert proc.stdout.decode().splitlines()[:2] == ["./a.py:5:11: BND101 [medium] `asyncio.gather(...)` starts one coroutine "
+    assert proc.stdout.decode().splitlines()[:2] == ["a.py:5:11: BND101 [medium] `asyncio.gather(...)` starts one coroutine "
                                                      "per item of `ids` with no concurrency limit",
-                                                     "./sub/in.py:5:11: BND101 [medium] `asyncio.gather(...)` starts one "
+                                                     "sub/in.py:5:11: BND101 [medium] `asyncio.gather(...)` starts one "
                                                      "coroutine per item of `ids` with no concurrency limit"]
     skipped = [line for line in proc.stderr.decode().splitlines() if "a symlink out of the checked paths" in line]
     assert skipped == [f"boundlint: skipped {project / 'far.py'}: a symlink out of the checked paths (to {outside / 'far.py'})",
@@ -69,12 +69,12 @@ def deep_tree(project):
 def test_1200_nested_folders_check_cached_and_audit(project, deep_tree):
     with open(os.path.join(deep_tree, "deep.py"), "w", encoding="utf-8") as fh:
         fh.write(GATHER)
-    deep = "./" + "d/" * 1200 + "deep.py"
+    deep = "d/" * 1200 + "deep.py"
     for args in (["check", "--no-cache"], ["check"], ["check"]):  # cold cache, then warm
         proc = boundlint(project, *args, "--output-format", "json", ".")
         assert proc.returncode == 1, proc.stderr
         assert sorted((f["path"], f["line"], f["code"]) for f in json.loads(proc.stdout)) == [
-            ("./a.py", 5, "BND101"), (deep, 5, "BND101")]
+            ("a.py", 5, "BND101"), (deep, 5, "BND101")]
     proc = boundlint(project, "audit", "--format", "json", "--quiet", ".")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["summary"]["files"] == 2
