@@ -4,6 +4,8 @@ from __future__ import annotations
 import os
 import stat
 
+from boundlint.stores import replace_atomically
+
 
 def report_bytes(text: str) -> bytes:
     """*text* as UTF-8, with the undecodable bytes of file names (surrogate escapes) written back as they were."""
@@ -19,8 +21,6 @@ def write_report(path: str, text: str) -> None:
     target.  A new file gets the permissions the umask allows.  Raises
     OSError when it cannot be written.
     """
-    import tempfile
-
     data = report_bytes(text)
     try:
         mode = os.stat(path).st_mode
@@ -31,19 +31,6 @@ def write_report(path: str, text: str) -> None:
             fh.write(data)
         return
     target = os.path.realpath(path)
-    directory = os.path.dirname(target) or "."
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(target)}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, stat.S_IMODE(mode) if mode is not None else 0o666 & ~umask)
-        os.replace(tmp, target)
-        tmp = None
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+    umask = os.umask(0)
+    os.umask(umask)
+    replace_atomically(target, data, stat.S_IMODE(mode) if mode is not None else 0o666 & ~umask)

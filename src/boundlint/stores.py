@@ -45,26 +45,37 @@ def save(store: str, data: dict, keep=None, limit: int = 0) -> None:
 
 
 def write(store: str, data: object, encode) -> bool:
-    """Write ``encode(data)`` (bytes) to the file *store* atomically (a temporary file beside it, then
-    ``os.replace``), making its folder; False, with nothing left behind, when it cannot be encoded or written.
+    """Write ``encode(data)`` (bytes) to the file *store* atomically (``replace_atomically``), making its
+    folder; False, with nothing left behind, when it cannot be encoded or written.
 
     Concurrent writers never leave a torn file: the last one wins.
     """
-    import tempfile
-
-    tmp = None
     try:
         blob = encode(data)
-        directory = os.path.dirname(store)
-        os.makedirs(directory, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(store)}.", suffix=TMP)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(blob)
-        os.replace(tmp, store)
-        tmp = None
+        os.makedirs(os.path.dirname(store), exist_ok=True)
+        replace_atomically(store, blob)
         return True
     except Exception:  # noqa: BLE001 - a full disk, a folder in its place, a value the encoder refuses
         return False
+
+
+def replace_atomically(target: str, data: bytes, mode: int | None = None) -> None:
+    """Put *data* in the file *target* all at once: a temporary file beside it (suffix ``TMP``), then
+    ``os.replace``; the one atomic write of the project (stores, ``--output-file``, ``--fix``).
+
+    *mode*: the permission bits the file gets (None: the temporary file's own, owner only).
+    Raises OSError when it cannot be written; no temporary file is left behind then.
+    """
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target) or ".", prefix=f".{os.path.basename(target)}.", suffix=TMP)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, target)
+        tmp = None
     finally:
         if tmp is not None:
             try:

@@ -12,11 +12,11 @@ from __future__ import annotations
 import difflib
 import os
 import sys
-import tempfile
 from dataclasses import dataclass, field
 
 from boundlint.fixes.apply import applicability, fix_text
 from boundlint.fixes.model import SAFE, UNSAFE
+from boundlint.stores import replace_atomically
 
 MAX_PASSES = 10
 
@@ -117,21 +117,8 @@ def write_if_unchanged(path: str, before: bytes, text: str) -> str | None:
         return f"cannot read it again: {exc.strerror or exc}"
     if now != before:
         return "it changed on disk during the run"
-    data = text.encode("utf-8")
-    directory = os.path.dirname(os.path.abspath(path))
     try:
-        handle, temporary = tempfile.mkstemp(prefix=".boundlint-", suffix=".tmp", dir=directory)
-        try:
-            with os.fdopen(handle, "wb") as fh:
-                fh.write(data)
-            os.chmod(temporary, mode)
-            os.replace(temporary, path)
-        except BaseException:
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
-            raise
+        replace_atomically(os.path.abspath(path), text.encode("utf-8"), mode)
     except OSError as exc:
         return f"cannot write it: {exc.strerror or exc}"
     return None
