@@ -96,16 +96,7 @@ def check_stdin(path: str, settings: Settings, root: str, cache=None,
     skips *path*; the lines (for ``--show-source`` and baselines) only when
     there are findings.  Raises DocumentError when standard input cannot be read.
     """
-    import sys
-
-    if stream is None:
-        stream = getattr(sys.stdin, "buffer", None)
-    if stream is None:
-        raise DocumentError("cannot read standard input: there is none")
-    try:
-        data = stream.read()
-    except OSError as exc:
-        raise DocumentError(f"cannot read standard input: {exc.strerror or exc}") from None
+    data = read_stdin(stream)
     result = check_document(data, path, settings, root, cache)
     if result is None:
         return [], {}
@@ -119,3 +110,18 @@ def _source_lines(data: bytes) -> list[str]:
         return decode_source(data).splitlines()
     except DecodeError:
         return []
+
+
+def read_stdin(stream=None) -> bytes:
+    """All of standard input (*stream*, default ``sys.stdin.buffer``) as bytes; DocumentError when
+    there is none or it cannot be read."""
+    import sys
+
+    if stream is None:
+        stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise DocumentError("cannot read standard input: there is none")
+    try:
+        return stream.read()
+    except OSError as exc:
+        raise DocumentError(f"cannot read standard input: {exc.strerror or exc}") from None

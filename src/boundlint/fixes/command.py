@@ -195,16 +195,10 @@ def fix_stdin(path: str, tree, unsafe: bool, diff: bool, stream=None) -> tuple[s
     """Standard input checked and fixed as the file *path*: ``(output, remaining findings, fixes)``,
     output being the fixed text (all of it, fixed or not) or, with *diff*, its unified diff.
     Raises ``document.DocumentError`` when standard input cannot be read or decoded."""
-    from boundlint.document import DocumentError, check_document
+    from boundlint.document import DocumentError, check_document, read_stdin
     from boundlint.source import DecodeError, decode_source
 
-    stream = stream if stream is not None else getattr(sys.stdin, "buffer", None)
-    if stream is None:
-        raise DocumentError("cannot read standard input: there is none")
-    try:
-        data = stream.read()
-    except OSError as exc:
-        raise DocumentError(f"cannot read standard input: {exc.strerror or exc}") from None
+    data = read_stdin(stream)
     try:
         text = decode_source(data)
     except DecodeError as exc:
